@@ -250,8 +250,9 @@ static void check_alloc_conf(struct report *r, const char *var, const char *valu
                             "%s: '%s' %s PyTorch's allocator reads: torch stops at the first CUDA "
                             "allocation (Unrecognized CachingAllocator option)",
                             var, keys, n == 1 ? "is not a key" : "are not keys");
-    const char *near = allocconf_suggest(value);
-    if (near) snprintf(f->todo, sizeof f->todo, "did you mean %s? (the keys: PyTorch's CUDA semantics notes)", near);
+    char near[200];
+    if (allocconf_suggest(value, near, sizeof near))
+        snprintf(f->todo, sizeof f->todo, "did you mean %s? (the keys: PyTorch's CUDA semantics notes)", near);
     else snprintf(f->todo, sizeof f->todo, "check the spelling against PyTorch's CUDA semantics notes");
 }
 

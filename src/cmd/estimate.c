@@ -396,7 +396,7 @@ static const struct opt_spec specs[] = {
     {.name = "grad-ckpt", .metavar = "none|attn-core|block|every:N|op", .parse = parse_ckpt, AT(wl),
      .help = "activation checkpointing (selective = attn-core,\nfull = block)"},
     CHOICE("attention", "eager|sdpa|flash|sdpa-math", wl.attention,
-           "attention kernel (default sdpa; sdpa-math: SDPA with\nan explicit mask on torch 2.0)"),
+           "attention kernel (default sdpa, eager for gptj and\ngpt_oss, which have no SDPA; sdpa-math: SDPA with\nan explicit mask on torch 2.0)"),
     CHOICE("loss", "ce|chunked|sum", wl.loss, "the loss's logits path"),
     CHOICE("head", "lm|cls|none", wl.head, "the output head"),
     CHOICE("trainer", "hf|torchtune|litgpt|llm.c|torchtitan", wl.trainer,

@@ -197,15 +197,19 @@ static void emit_json(struct lint_cli *c, const char *path, const struct lint_fi
 
 /* path as a URI reference (SARIF's artifactLocation.uri, RFC 3986): bytes
  * other than unreserved characters, '/' and the sub-delimiters that need
- * no escape in a path are %XX (a space, '#', '%', '"', non-ASCII). */
+ * no escape in a path are %XX (a space, '#', '%', '"', non-ASCII); so is a
+ * ':' before the first '/', which would make "a:b.py" the scheme "a"
+ * (RFC 3986 section 4.2). */
 static const char *sarif_uri(const char *path, char *buf, size_t size)
 {
     static const char keep[] = "-._~/!$&'()*+,;=:@";
     static const char hex[] = "0123456789ABCDEF";
     size_t n = 0;
+    bool first_segment = true;
     for (const unsigned char *p = (const unsigned char *)path; *p && n + 4 < size; p++) {
+        if (*p == '/') first_segment = false;
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            strchr(keep, *p)) {
+            (strchr(keep, *p) && !(*p == ':' && first_segment))) {
             buf[n++] = (char)*p;
         } else {
             buf[n++] = '%', buf[n++] = hex[*p >> 4], buf[n++] = hex[*p & 15];

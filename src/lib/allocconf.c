@@ -75,18 +75,44 @@ size_t allocconf_unknown_keys(const char *value, char *out, size_t out_size)
     return unknown;
 }
 
-const char *allocconf_suggest(const char *value)
+/* The known key within 3 edits of key[0, n), or NULL. */
+static const char *nearest(const char *key, size_t n)
 {
-    char first[64];
-    if (!allocconf_unknown_keys(value, first, sizeof first)) return NULL;
-    first[strcspn(first, ",")] = '\0';
+    char buf[STRBUF_DISTANCE_MAX + 1];
+    if (n >= sizeof buf) return NULL;
+    memcpy(buf, key, n);
+    buf[n] = '\0';
     size_t best = 4;
     const char *pick = NULL;
     for (size_t i = 0; i < N_KEYS; i++) {
-        size_t d = strbuf_distance(first, known_keys[i]);
+        size_t d = strbuf_distance(buf, known_keys[i]);
         if (d < best) best = d, pick = known_keys[i];
     }
     return pick;
+}
+
+size_t allocconf_suggest(const char *value, char *out, size_t out_size)
+{
+    char unknown[256];
+    const char *first = NULL;
+    size_t found = 0;
+    if (out_size) out[0] = '\0';
+    if (!allocconf_unknown_keys(value, unknown, sizeof unknown)) return 0;
+    for (const char *k = unknown; *k;) {
+        size_t n = strcspn(k, ",");
+        const char *near = nearest(k, n);
+        if (near) { /* "a (for x), b (for y)"; one alone is its key */
+            char pair[160];
+            snprintf(pair, sizeof pair, "%s (for %.*s)", near, (int)n, k);
+            append(out, out_size, pair, strlen(pair));
+            if (found++ == 0) first = near;
+        }
+        k += n;
+        while (*k == ',' || *k == ' ')
+            k++;
+    }
+    if (found == 1 && out_size) snprintf(out, out_size, "%s", first);
+    return found;
 }
 
 /* Keys that older releases refuse ("Unrecognized CachingAllocator option"),

@@ -12,9 +12,11 @@
  * NUL-terminated). Returns how many there are. */
 size_t allocconf_unknown_keys(const char *value, char *out, size_t out_size);
 
-/* The known key nearest to the first unknown key of value (at most 3
- * edits away: a typo), or NULL. */
-const char *allocconf_suggest(const char *value);
+/* The known keys nearest to value's unknown keys (each at most 3 edits
+ * away: a typo), written to out: "expandable_segments" for one, "a (for
+ * x), b (for y)" for several (cut to fit, always NUL-terminated). Returns
+ * how many keys have one; 0 leaves out "". */
+size_t allocconf_suggest(const char *value, char *out, size_t out_size);
 
 /* The first key value sets that the torch of version text ("1.13.1+cu117",
  * "2.0.1") does not read yet, with the first release that does in

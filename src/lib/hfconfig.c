@@ -924,18 +924,27 @@ static int llama4_pattern(json_object *root, const char *file, const struct est_
                                    "modelled (oomlab models full attention on every 4th layer)",
                               file);
     static const char *const keys[] = {"no_rope_layers", "layer_types"};
-    for (size_t k = 0; k < 2; k++) {
-        if (!json_object_object_get_ex(root, keys[k], &v) || !json_object_is_type(v, json_type_array) ||
-            json_object_array_length(v) == 0)
-            continue;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        if (!json_object_object_get_ex(root, keys[k], &v) || !v) continue; /* absent or null: the default */
+        if (!json_object_is_type(v, json_type_array))
+            return oomlab_err_set(err, "%s: a llama4_text config's %s is not a list", file, keys[k]);
         size_t n = json_object_array_length(v);
+        /* no_rope_layers [] is the default too ("self.no_rope_layers if
+         * self.no_rope_layers else default_no_rope_layers", huggingface/
+         * transformers:src/transformers/models/llama4/configuration_llama4.py
+         * @008e5743); layer_types [] is read as absent, as before */
+        if (n == 0) continue;
+        if (n != (size_t)m->layers)
+            return oomlab_err_set(err, "%s: a llama4_text config's %s (length %zu) does not match "
+                                       "num_hidden_layers (%lld)",
+                                  file, keys[k], n, (long long)m->layers);
         for (size_t i = 0; i < n; i++) {
             json_object *e = json_object_array_get_idx(v, i);
             bool full = llama4_full_layer((int64_t)i);
             bool ok = k == 0 ? json_object_is_type(e, json_type_int) && json_object_get_int64(e) == (full ? 0 : 1)
                              : json_object_is_type(e, json_type_string) &&
                                    strcmp(json_object_get_string(e), full ? "full_attention" : "chunked_attention") == 0;
-            if (!ok || n != (size_t)m->layers)
+            if (!ok)
                 return oomlab_err_set(err, "%s: a llama4_text config whose %s are not chunked attention on 3 layers "
                                            "of 4 and full attention on every 4th is not modelled (layer %zu)",
                                       file, keys[k], i);

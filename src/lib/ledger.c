@@ -1121,7 +1121,7 @@ static void span(char *out, size_t size, size_t *used, const struct words *ws, s
 
 bool ledger_command_change(const char *a, const char *b, char *out, size_t size)
 {
-    static struct words wa, wb; /* 4 KiB each: kept off the stack */
+    struct words wa, wb; /* 4 KiB each, on the stack: no state kept between calls */
     split_words(a, &wa);
     split_words(b, &wb);
     size_t p = 0, s = 0, shorter = wa.n < wb.n ? wa.n : wb.n, used = 0;

@@ -3322,11 +3322,34 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
  * among the last VERB_WINDOW lines that are not blank, fences, bars or table
  * rows, up to a frame or a one-time action that is over. */
 #define TAIL_LINES 12
+
+/* Is the line at a the paste's second line with text, its first (the
+ * title) above it with only blank lines between? */
+static bool under_title(const struct view *v, size_t a)
+{
+    if (v->base != 0) return false;
+    size_t pa = a, pb = a;
+    while (prev_line(v, &pa, &pb)) {
+        size_t t = pa;
+        while (t < pb && (v->p[t] == ' ' || v->p[t] == '\t' || v->p[t] == '\r')) t++;
+        if (t < pb) return pa == 0;
+    }
+    return false;
+}
 static enum oom_stage tail_walk(struct scan *s, const struct view *v)
 {
     size_t a = v->len, b = v->len, from = v->len;
     size_t stop = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
     for (int i = 0; i < TAIL_LINES && prev_line(v, &a, &b) && a > stop; i++) {
+        /* the thread's next post: the lines below it are a reply's
+         * (after_stage stops there too); the run's activity is above it.
+         * Not the header right under the paste's title: that post is the
+         * report's own body (a title, then "user · comment · date" over the
+         * log, h27-12) */
+        if (activity_post_header(v->p + a, b - a) && !under_title(v, a)) {
+            from = a;
+            break;
+        }
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_HEADER) {

@@ -38,15 +38,26 @@ static void test_unknown(void **state)
     char tiny[8];
     assert_int_equal(allocconf_unknown_keys("aaaaaaaaaaaa:1", tiny, sizeof tiny), 1);
     assert_int_equal(strlen(tiny), 7);
-    assert_string_equal(allocconf_suggest("expandable_segment:True"), "expandable_segments");
-    assert_string_equal(allocconf_suggest("max_split_size:128"), "max_split_size_mb");
-    assert_null(allocconf_suggest("foo:1"));
-    assert_null(allocconf_suggest("expandable_segments:True"));
+    assert_int_equal(allocconf_suggest("expandable_segment:True", out, sizeof out), 1);
+    assert_string_equal(out, "expandable_segments");
+    assert_int_equal(allocconf_suggest("max_split_size:128", out, sizeof out), 1);
+    assert_string_equal(out, "max_split_size_mb");
+    assert_int_equal(allocconf_suggest("foo:1", out, sizeof out), 0);
+    assert_string_equal(out, "");
+    assert_int_equal(allocconf_suggest("expandable_segments:True", out, sizeof out), 0);
+    /* every typo is named, not the first alone (the second was left to
+     * "check the spelling"), and a key with none is passed over */
+    assert_int_equal(allocconf_suggest("foo:1, expandable_segment:True,max_split_size:128", out, sizeof out), 2);
+    assert_string_equal(out, "expandable_segments (for expandable_segment), max_split_size_mb (for max_split_size)");
+    assert_int_equal(allocconf_suggest("foo:1,max_split_size:128", out, sizeof out), 1);
+    assert_string_equal(out, "max_split_size_mb");
     /* PyTorch's keys are case-sensitive (its parser compares with ==), so a
      * key in capitals is refused; the did-you-mean names the key it reads */
     assert_int_equal(allocconf_unknown_keys("EXPANDABLE_SEGMENTS:True", out, sizeof out), 1);
-    assert_string_equal(allocconf_suggest("EXPANDABLE_SEGMENTS:True"), "expandable_segments");
-    assert_string_equal(allocconf_suggest("Max_Split_Size_MB:128"), "max_split_size_mb");
+    assert_int_equal(allocconf_suggest("EXPANDABLE_SEGMENTS:True", out, sizeof out), 1);
+    assert_string_equal(out, "expandable_segments");
+    assert_int_equal(allocconf_suggest("Max_Split_Size_MB:128", out, sizeof out), 1);
+    assert_string_equal(out, "max_split_size_mb");
 }
 
 static void test_too_new(void **state)

@@ -204,7 +204,8 @@ static void test_title_rank_below_log_lines(void **state)
 /* The lines after a message tell what the program was doing, up to the
  * thread's next post: a maintainer's reply ("we only occupy less than 300M
  * during initialization", Project-HAMi/HAMi-core#79 = h48-28) is another
- * writer's. The same words in the post itself still count. */
+ * writer's, for after_stage and for the paste's tail (tail_walk). The same
+ * words in the post itself still count. */
 static void test_after_lines_stop_at_next_post(void **state)
 {
     (void)state;
@@ -214,6 +215,23 @@ static void test_after_lines_stop_at_next_post(void **state)
                         "archlitchi \xc2\xb7 comment \xc2\xb7 2025-06-16\n"
                         "No, we only occupy less than 300M during initialization and release it shortly.\n";
     assert_int_equal(shown_stage_of(reply), OOM_STAGE_UNKNOWN);
+    /* the same reply without a person's word (" we ": stage_user_text
+     * drops that line anyway): only the post header stops the reading */
+    const char *impersonal = "Does hami plugin occupies GPU memory itself?\n\n"
+                             "GPU memory usage does not reach the limit of the Pod, but the free memory of GPU "
+                             "is not enough for the usage.\n\n"
+                             "archlitchi \xc2\xb7 comment \xc2\xb7 2025-06-16\n"
+                             "No, the plugin occupies less than 300M during initialization and releases it.\n";
+    assert_int_equal(shown_stage_of(impersonal), OOM_STAGE_UNKNOWN);
+    /* a post header right under the title opens the report's own body:
+     * its log still says what ran (h27-12's shape, my own words) */
+    const char *body = "torch.cuda.OutOfMemoryError: CUDA out of memory\n\n"
+                       "alice \xc2\xb7 comment \xc2\xb7 2024-01-02\n"
+                       "A100 with gpu_memory_utilization=0.5, the worker fails like this:\n\n"
+                       "INFO 01-02 05:06:01 llm_engine.py:73] Initializing an LLM engine with config: "
+                       "model='/models/m', tokenizer='/models/m'\n"
+                       "WARNING 01-02 05:06:02 tokenizer.py:62] Using a slow tokenizer. This might be sl\n";
+    assert_int_equal(shown_stage_of(body), OOM_STAGE_LOAD);
     const char *same_post = "Does hami plugin occupies GPU memory itself?\n\n"
                             "GPU memory usage does not reach the limit of the Pod, but the free memory of GPU "
                             "is not enough for the usage.\n\n"

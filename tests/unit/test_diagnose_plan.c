@@ -199,15 +199,12 @@ static void stage_plan(enum oom_stage stage, bool multi, char *out, size_t cap)
     plan_build(&rep, &v, NULL, &p);
     size_t o = 0;
     out[0] = '\0';
-    for (size_t i = 0; i < p.n; i++)
+    for (size_t i = 0; i < p.n; i++) {
         o += (size_t)snprintf(out + o, cap - o, "%s%s", i ? " " : "", p.items[i].id);
+        assert_true(o < cap); /* else cap - o wraps on the next id */
+    }
 }
 
-/* Every stage gets the fixes that follow from it, in the guides' order:
- * training steps batch first, then sequence length, checkpointing, bf16,
- * 8-bit optimizer (backward), LoRA, sharding (several ranks), fallbacks;
- * evaluation and generation no training levers (no gradient accumulation,
- * no autocast for training); optimizer, load, data, checkpoint their own. */
 /* The catalogue's rule: a fix that follows from a stage needs a training or
  * inference program (N_PROGRAM), so an array library's OOM gets none. */
 static void test_plan_stage_rows_need_program(void **state)
@@ -224,6 +221,11 @@ static void test_plan_stage_rows_need_program(void **state)
     assert_false(plan_catalogue_stage_driven(plan_catalogue_size()));
 }
 
+/* Every stage gets the fixes that follow from it, in the guides' order:
+ * training steps batch first, then sequence length, checkpointing, bf16,
+ * 8-bit optimizer (backward), LoRA, sharding (several ranks), fallbacks;
+ * evaluation and generation no training levers (no gradient accumulation,
+ * no autocast for training); optimizer, load, data, checkpoint their own. */
 static void test_plan_every_stage(void **state)
 {
     (void)state;

@@ -1115,10 +1115,25 @@ static void test_llama4_text(void **state)
         acts[e] = r.comp[EST_C_ACTS].bytes;
     }
     assert_int_equal(acts[1] - acts[0], 1000 * 2 * 4 * (2 * 64 + 3 * 32));
+    /* null and no_rope_layers [] are the default pattern (Llama4TextConfig.__post_init__) */
+    static const char *const default_pattern[] = {", \"no_rope_layers\": null", ", \"no_rope_layers\": []",
+                                                  ", \"layer_types\": null"};
+    for (size_t i = 0; i < sizeof default_pattern / sizeof default_pattern[0]; i++) {
+        snprintf(text, sizeof text, "%s%s}", base, default_pattern[i]);
+        assert_int_equal(parse(text, &m, &err), HFCONFIG_OK);
+    }
     static const struct {
         const char *extra, *want;
     } bad[] = {
         {", \"no_rope_layers\": [1, 1, 0, 1]", "no_rope_layers are not chunked attention"},
+        /* a list of another length is said as such: it was "(layer 0)", a
+         * layer whose entry is right */
+        {", \"no_rope_layers\": [1, 1, 1]", "no_rope_layers (length 3) does not match num_hidden_layers (4)"},
+        {", \"layer_types\": [\"chunked_attention\"]", "layer_types (length 1) does not match num_hidden_layers (4)"},
+        /* a stated pattern that is no list is refused, not read as the
+         * default (it was skipped) */
+        {", \"no_rope_layers\": \"1110\"", "no_rope_layers is not a list"},
+        {", \"layer_types\": {\"0\": \"full_attention\"}", "layer_types is not a list"},
         {", \"layer_types\": [\"full_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]",
          "layer_types are not chunked attention"},
         {", \"no_rope_layer_interval\": 2", "no_rope_layer_interval other than 4"},
