@@ -92,6 +92,7 @@ struct run {
     long loss_nonfinite; /* step lines whose loss is nan or inf */
     char log_path[4096];
     char mem_note[700]; /* why the memory chart is empty, when it is */
+    char log_note[700]; /* why the log could not be read; "" when it was */
 };
 
 /* ---- gathering ---- */
@@ -293,7 +294,12 @@ static void read_log(const char *dir, struct run *r)
     int rc = logscan_path_opts(r->log_path, &r->rep, &lo, &info, &err);
     if (rc == 0) check_time_source(r, &p, &info, log_size);
     logidx_file_close(&idx);
-    if (rc < 0) return;
+    if (rc < 0) { /* not "no OOM in this log": nothing of it was read */
+        snprintf(r->log_note, sizeof r->log_note, "The log could not be read (%s): the OOM, step and loss "
+                 "sections have nothing from it.", err.msg);
+        fprintf(stderr, "oomlab report: %s: cannot read its log (%s); the page shows the ledger row\n", r->id, err.msg);
+        return;
+    }
     r->have_rep = true;
     if (r->rep.primary >= 0 && r->rep.events[r->rep.primary].gpu_oom) r->oom = &r->rep.events[r->rep.primary];
     if (r->oom) read_excerpt(r, &p);
@@ -583,6 +589,12 @@ static void bytes_kv(FILE *f, const char *key, int64_t v)
 
 static void oom_section(FILE *f, const struct run *r)
 {
+    if (r->log_note[0]) {
+        fputs("<p class=\"note\">", f);
+        html_escapes(f, r->log_note);
+        fputs("</p>\n", f);
+        return;
+    }
     if (!r->oom) {
         fputs("<p class=\"ok\">No GPU out-of-memory error in this run's log.</p>\n", f);
         return;
@@ -815,6 +827,7 @@ static int run_section(FILE *f, struct run *r, size_t nth, size_t n)
          * yet the log has a loss (the ledger's loss_trend says nan) */
         const char *note = k == CHART_MEMORY ? r->mem_note : empty_notes[k];
         if (k == CHART_LOSS && r->loss_nonfinite > 0) note = "The loss in this log is nan or inf at every step.";
+        if (k != CHART_MEMORY && r->log_note[0]) note = "Nothing from the log: it could not be read.";
         if (chart_html(f, &c, note) < 0) return -1;
     }
     excerpt_section(f, r);
