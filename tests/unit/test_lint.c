@@ -566,6 +566,33 @@ static void test_hostile(void **state)
     lint_report_release(&r);
 }
 
+/* A notebook's code cells as Python, each line placed in the .ipynb
+ * (lintnb): keys and output strings before the source (with escaped
+ * quotes) do not shift the placing; magics, shell escapes and markdown
+ * become blank lines. */
+static void test_notebook_extract(void **state)
+{
+    (void)state;
+    static const char nb_text[] = "{\"cells\": [\n"
+                                  " {\"cell_type\": \"markdown\", \"source\": [\"total += loss\\n\"]},\n"
+                                  " {\"cell_type\": \"code\", \"outputs\": [{\"text\": [\"a \\\"q\\\"\\n\"]}],\n"
+                                  "  \"source\": [\"!nvidia-smi\\n\",\n"
+                                  "             \"x = 1\\n\",\n"
+                                  "             \"y = 2\"]}\n"
+                                  "], \"nbformat\": 4}";
+    struct lint_nb nb;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(lint_nb_extract(nb_text, strlen(nb_text), &nb, &err), 0);
+    assert_int_equal(nb.n_lines, 3);
+    assert_memory_equal(nb.py, "\nx = 1\ny = 2\n", nb.len);
+    assert_int_equal(nb.line_at[2], 5); /* "x = 1" is on the file's fifth line */
+    assert_int_equal(nb.col_at[2], 15);
+    assert_int_equal(nb.line_at[3], 6);
+    lint_nb_release(&nb);
+    assert_int_equal(lint_nb_extract("{\"cells\": [", 11, &nb, &err), -1);
+    assert_non_null(strstr(err.msg, "ends early"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -576,7 +603,7 @@ int main(void)
         cmocka_unit_test(test_train_tensors), cmocka_unit_test(test_torch_requirements),
         cmocka_unit_test(test_model_constants), cmocka_unit_test(test_alloc_vars),
         cmocka_unit_test(test_project_gpu), cmocka_unit_test(test_sampling_functions),
-        cmocka_unit_test(test_eval_through_helper),
+        cmocka_unit_test(test_eval_through_helper), cmocka_unit_test(test_notebook_extract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
