@@ -617,7 +617,7 @@ int cmd_lint(int argc, char **argv)
         return EXIT_ERROR;
     } /* a failed stdout is main's to say (or a closed pipe's to end) */
     if (c.files == 0 && !c.unreadable) /* "clean" would be a claim about nothing */
-        fprintf(stderr, "oomlab lint: no file to check (directories are walked for *.py, *.sh, *.slurm, "
+        fprintf(stderr, "oomlab lint: no file to check (directories are walked for *.py, *.ipynb, *.sh, *.slurm, "
                         "*.sbatch and Dockerfiles)\n");
     return c.unreadable ? EXIT_USAGE : c.findings ? EXIT_FOUND : EXIT_OK;
 }
