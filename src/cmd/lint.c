@@ -411,7 +411,8 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
     for (size_t i = 0; i < r.n; i++) {
         struct lint_finding f = r.v[i];
         if (nb && f.line >= 1 && f.line <= nb->n_lines) {
-            f.col = nb->col_at[f.line] + f.col - 1; /* exact unless the line has escapes before it */
+            /* exact unless the line has escapes before it */
+            f.col = nb->col_exact[f.line] ? nb->col_at[f.line] + f.col - 1 : nb->col_at[f.line];
             f.line = nb->line_at[f.line];
         }
         emit(c, path, &f);

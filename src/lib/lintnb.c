@@ -105,6 +105,7 @@ static void add_source(struct build *b, const char *s, size_t n, bool first_of_c
         nb->py[nb->len++] = '\n';
         nb->line_at[nb->n_lines + 1] = line;
         nb->col_at[nb->n_lines + 1] = col;
+        nb->col_exact[nb->n_lines + 1] = i == 0; /* a later line of one string: its start only */
         nb->n_lines++;
         i = end + 1;
     }
@@ -191,8 +192,9 @@ int lint_nb_extract(const char *text, size_t len, struct lint_nb *nb, struct oom
     nb->py = malloc(len + n_at + 1);
     nb->line_at = calloc(len + n_at + 2, sizeof *nb->line_at);
     nb->col_at = calloc(len + n_at + 2, sizeof *nb->col_at);
+    nb->col_exact = calloc(len + n_at + 2, sizeof *nb->col_exact);
     int rc = -1;
-    if (!at || !nb->py || !nb->line_at || !nb->col_at) {
+    if (!at || !nb->py || !nb->line_at || !nb->col_at || !nb->col_exact) {
         oomlab_err_set(err, "out of memory");
     } else {
         string_tokens(text, len, at);
@@ -210,5 +212,6 @@ void lint_nb_release(struct lint_nb *nb)
     free(nb->py);
     free(nb->line_at);
     free(nb->col_at);
+    free(nb->col_exact);
     *nb = (struct lint_nb){0};
 }

@@ -588,6 +588,16 @@ static void test_notebook_extract(void **state)
     assert_int_equal(nb.line_at[2], 5); /* "x = 1" is on the file's fifth line */
     assert_int_equal(nb.col_at[2], 15);
     assert_int_equal(nb.line_at[3], 6);
+    assert_true(nb.col_exact[2]);
+    lint_nb_release(&nb);
+    /* one string of several lines (Colab, nbformat's other form): the
+     * later lines are placed at the string's start, their columns unknown */
+    static const char one[] = "{\"cells\": [{\"cell_type\": \"code\", \"source\": \"a = 1\\nb = 2\\n\"}]}";
+    assert_int_equal(lint_nb_extract(one, strlen(one), &nb, &err), 0);
+    assert_int_equal(nb.n_lines, 2);
+    assert_int_equal(nb.line_at[2], 1);
+    assert_int_equal(nb.col_at[2], nb.col_at[1]);
+    assert_true(nb.col_exact[1] && !nb.col_exact[2]);
     lint_nb_release(&nb);
     assert_int_equal(lint_nb_extract("{\"cells\": [", 11, &nb, &err), -1);
     assert_non_null(strstr(err.msg, "ends early"));
