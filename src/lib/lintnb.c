@@ -185,14 +185,17 @@ int lint_nb_extract(const char *text, size_t len, struct lint_nb *nb, struct oom
                                                            : json_tokener_error_desc(e));
     }
     /* Decoded text is no longer than its JSON, plus one '\n' per string;
-     * a line per byte at most. */
-    size_t n_at = string_tokens(text, len, NULL);
+     * its lines are at most the strings plus the newlines in them (a "\n"
+     * escape, or a raw one json-c let through). */
+    size_t n_at = string_tokens(text, len, NULL), lines = n_at + 2;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n' || (text[i] == '\\' && i + 1 < len && text[i + 1] == 'n')) lines++;
     struct build b = {.nb = nb, .text = text, .n_at = n_at, .line = 1};
     size_t *at = malloc((n_at ? n_at : 1) * sizeof *at);
     nb->py = malloc(len + n_at + 1);
-    nb->line_at = calloc(len + n_at + 2, sizeof *nb->line_at);
-    nb->col_at = calloc(len + n_at + 2, sizeof *nb->col_at);
-    nb->col_exact = calloc(len + n_at + 2, sizeof *nb->col_exact);
+    nb->line_at = calloc(lines, sizeof *nb->line_at);
+    nb->col_at = calloc(lines, sizeof *nb->col_at);
+    nb->col_exact = calloc(lines, sizeof *nb->col_exact);
     int rc = -1;
     if (!at || !nb->py || !nb->line_at || !nb->col_at || !nb->col_exact) {
         oomlab_err_set(err, "out of memory");
