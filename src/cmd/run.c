@@ -108,8 +108,17 @@ static const struct opt_spec specs[] = {
     {0},
 };
 #undef AT
+/* The record's keys are --set, not options of their own */
+static const struct opt_hint hints[] = {
+    {"batch", "--set device_batch_size=N (and {device_batch_size} where the command takes it)"},
+    {"batch-size", "--set device_batch_size=N (and {device_batch_size} where the command takes it)"},
+    {"seq", "--set max_seq_len=N (and {max_seq_len} where the command takes it)"},
+    {"seq-len", "--set max_seq_len=N (and {max_seq_len} where the command takes it)"},
+    {"grad-accum", "--set grad_accum=N (and {grad_accum} where the command takes it)"},
+    {0},
+};
 static const struct opt_table opt_table = {.command = "run", .usage = usage_head, .epilogue = usage_tail,
-                                           .spec = specs, .stop_at_arg = true};
+                                           .spec = specs, .stop_at_arg = true, .hints = hints};
 CMD_OPTIONS(cmd_run_options, opt_table)
 
 /* CMD_CONTINUE, or the exit code (0 after --help). */
