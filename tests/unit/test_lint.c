@@ -152,6 +152,16 @@ struct rule_case {
 };
 
 static const struct rule_case rule_cases[] = {
+    /* an epoch's mean of .item() sums is a float (dietmarja/LLM-Elements
+     * fine_tuning/fine_tuning_03.ipynb: training_losses.append(avg_train_loss)
+     * was flagged); the mean of a tensor sum is not */
+    {"for e in r:\n    total_loss = 0\n    for x in d:\n        loss = crit(model(x), y)\n        loss.backward()\n"
+     "        opt.step()\n        opt.zero_grad(set_to_none=True)\n        total_loss += loss\n"
+     "    avg_loss = total_loss / len(d)\n    losses.append(avg_loss)\n",
+     "for e in r:\n    total_loss = 0\n    for x in d:\n        loss = crit(model(x), y)\n        loss.backward()\n"
+     "        opt.step()\n        opt.zero_grad(set_to_none=True)\n        total_loss += loss.item()\n"
+     "    avg_loss = total_loss / len(d)\n    losses.append(avg_loss)\n",
+     "loss-accumulated"},
     {"for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
      "    opt.zero_grad(set_to_none=True)\n    total_loss += l + aux_loss\n",
      "for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
