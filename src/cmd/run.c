@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/live.h"
 #include "lib/argsubst.h"
@@ -469,6 +471,17 @@ static int exit_of(const struct runexec_result *res)
     return res->exit_code;
 }
 
+/* --pty: the command's stdin is the new terminal, where nothing is typed;
+ * what is piped or redirected to oomlab never reaches it, and a command
+ * that reads its input waits (`echo y | oomlab run --pty -- cmd` hung). */
+static void pty_stdin_note(void)
+{
+    struct stat st;
+    if (fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)))
+        fprintf(stderr, "oomlab run: note: --pty: the command's input is the new terminal, where nothing is typed; "
+                        "what is piped to oomlab does not reach it (a command that reads it waits)\n");
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
@@ -481,6 +494,7 @@ int cmd_run(int argc, char **argv)
     struct launcher_info rank_info;
     char rank_id[64];
     if ((rc = rank_setup(&a, &rank_info, rank_id, sizeof rank_id)) != 0) return rc;
+    if (a.o.pty) pty_stdin_note();
     struct runcfg cfg;
     a.live.fd = -1;
     a.live.who = "run";
