@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/runcfg.h" /* runcfg_distance */
 #include "sys/fsutil.h"
 #include "sys/torchhook.h"
 #include "version.h" /* generated: OOMLAB_COMMIT, OOMLAB_BUILD_KIND */
@@ -124,6 +125,39 @@ static int finish(const char *name, int rc)
     return EXIT_ERROR;
 }
 
+/* The command a word that is none most likely means: the one it begins
+ * (diag, est), else a near miss (diagnosis, snapshots, estmate). NULL none. */
+static const char *command_meant(const char *word)
+{
+    const char *found = NULL;
+    size_t prefixed = 0, len = strlen(word);
+    unsigned best = 3; /* at most 2 edits */
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (len >= 2 && !strncmp(commands[i].name, word, len) && prefixed++ == 0) found = commands[i].name;
+    if (prefixed == 1) return found;
+    found = NULL;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        unsigned d = runcfg_distance(word, commands[i].name);
+        if (d < best && d < len) {
+            best = d;
+            found = commands[i].name;
+        }
+    }
+    return found;
+}
+
+/* "'x' is not a command", with the one meant when there is one. */
+static int not_a_command(const char *word)
+{
+    const char *meant = command_meant(word);
+    if (meant)
+        fprintf(stderr, "oomlab: '%s' is not a command; did you mean 'oomlab %s'? See 'oomlab --help'.\n", word,
+                meant);
+    else
+        fprintf(stderr, "oomlab: '%s' is not a command. See 'oomlab --help'.\n", word);
+    return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     /* A closed pipe (`oomlab table | head`) must not kill us mid-command
@@ -144,6 +178,7 @@ int main(int argc, char **argv)
             char *help_argv[] = {argv[2], "--help", NULL};
             for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
                 if (!strcmp(commands[i].name, argv[2])) return finish(argv[2], commands[i].run(2, help_argv));
+            return not_a_command(argv[2]); /* `oomlab help diag` printed the usage and exited 0 */
         }
         usage(stdout);
         return finish(name, EXIT_OK); /* `oomlab --help > /dev/full` exited 0 */
@@ -154,6 +189,5 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(commands[i].name, name)) return finish(name, commands[i].run(argc - 1, argv + 1));
-    fprintf(stderr, "oomlab: '%s' is not a command. See 'oomlab --help'.\n", name);
-    return EXIT_USAGE;
+    return not_a_command(name);
 }

@@ -181,6 +181,15 @@ static void mem_trend_of(const struct ledger_row *r, char *buf, size_t size)
 static void print_text(const struct diff *d)
 {
     printf("compare %s -> %s\n", cell(d->a, LEDGER_RUN_ID), cell(d->b, LEDGER_RUN_ID));
+    /* a run not done has no figures yet: say why they read "unknown" */
+    for (const struct ledger_row *const *r = (const struct ledger_row *const[]){d->a, d->b, NULL}; *r; r++) {
+        const char *state = ledger_io_state(*r);
+        if (!strcmp(state, "running"))
+            printf("  note: %s is still running: its peak, OOM and trends are not recorded yet\n", cell(*r, LEDGER_RUN_ID));
+        else if (strcmp(state, "done"))
+            printf("  note: %s has no final row (oomlab was killed, or could not write it): its peak, OOM and "
+                   "trends are unknown\n", cell(*r, LEDGER_RUN_ID));
+    }
     print_changes(d);
     print_peak(d);
     char oa[64], ob[64], ma[200], mb[200];

@@ -287,6 +287,20 @@ static int dir_hint(const char *arg, struct oomlab_err *err)
                                "file (nor do its subdirectories, %d levels down)", arg, (int)DIR_HINT_DEPTH);
 }
 
+/* The ledger's words for run id's row in DIR ("done", "running", ...), the
+ * ledger's name in path; NULL when DIR's ledger has no such run (or none can
+ * be read). */
+static const char *ledger_state_of(const char *dir, const char *id, char *path, size_t size)
+{
+    struct ledger lg;
+    struct oomlab_err err = {{0}};
+    if (ledger_io_load(NULL, dir, &lg, path, size, &err) < 0) return NULL;
+    const struct ledger_row *row = ledger_find(&lg, id);
+    const char *state = row ? ledger_io_state(row) : NULL; /* a static string */
+    ledger_release(&lg);
+    return state;
+}
+
 /* A LOG argument: "-", an existing path (wins), or the id of a run in DIR.
  * With has_ranks, a run whose logs/ID.log is missing is not an error (its
  * rank logs are read): returns 1, nothing to read for l. */
@@ -323,6 +337,11 @@ static int resolve(const char *arg, const char *dir, bool has_ranks, struct log_
                 return oomlab_err_set(err, "%s: %s", arg, strerror(ENOENT));
         }
         int e = errno;
+        char ledger[4096];
+        const char *state = ledger_state_of(dir, arg, ledger, sizeof ledger);
+        if (state)
+            return oomlab_err_set(err, "%s: the run is in %s (%s), but its log %s is gone (%s): moved or deleted?",
+                                  arg, ledger, state, l->resolved, strerror(e));
         char near[300];
         ledgerfile_nearby(dir, arg, near, sizeof near);
         if (near[0]) return oomlab_err_set(err, "%s: no such file, and no run '%s' in %s; there is one with %s", arg, arg, dir, near);

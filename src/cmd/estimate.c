@@ -484,8 +484,19 @@ static const struct opt_spec specs[] = {
 #undef COUNT
 #undef DIM
 #undef AT
+/* Other tools' spellings (HF Trainer, DeepSpeed, accelerate flags) */
+static const struct opt_hint hints[] = {
+    {"model", "MODEL is the first argument (oomlab estimate gpt2, oomlab estimate path/to/config.json)"},
+    {"bf16", "--precision bf16-mixed (or bf16 for pure bf16)"},
+    {"fp16", "--precision fp16-mixed (or fp16 for pure fp16)"},
+    {"zero", "--shard zero1, zero2 or zero3"},
+    {"gradient-checkpointing", "--grad-ckpt block"},
+    {"gradient-accumulation-steps", "--grad-accum N"},
+    {"per-device-train-batch-size", "--batch N"},
+    {0},
+};
 static const struct opt_table opt_table = {.command = NAME, .usage = usage_head, .epilogue = usage_tail,
-                                           .spec = specs};
+                                           .spec = specs, .hints = hints};
 CMD_OPTIONS(cmd_estimate_options, opt_table)
 
 static int parse_opts(int argc, char **argv, struct opts *o)

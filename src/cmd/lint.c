@@ -386,8 +386,10 @@ static struct lint_opts file_opts(struct lint_cli *c, const char *path)
     return o;
 }
 
+/* nb: a notebook's code, whose findings are placed back in the .ipynb
+ * (NULL for source files). */
 static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang, const char *data,
-                      size_t len, const char *file)
+                      size_t len, const char *file, const struct lint_nb *nb)
 {
     struct lint_report r = {0};
     struct oomlab_err err = {{0}};
@@ -410,40 +412,57 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
             return;
         }
     }
-    for (size_t i = 0; i < r.n; i++) emit(c, path, &r.v[i]);
+    for (size_t i = 0; i < r.n; i++) {
+        struct lint_finding f = r.v[i];
+        if (nb && f.line >= 1 && f.line <= nb->n_lines) {
+            /* exact unless the line has escapes before it */
+            f.col = nb->col_exact[f.line] ? nb->col_at[f.line] + f.col - 1 : nb->col_at[f.line];
+            f.line = nb->line_at[f.line];
+        }
+        emit(c, path, &f);
+    }
     c->suppressed += r.suppressed;
     lint_report_release(&r);
 }
 
-/* Files named on the command line that are not source, though text: read
- * as Python they would lint clean and say nothing of the code they hold. */
-static const struct {
-    const char *suffix, *why;
-} not_source[] = {
-    {".ipynb", "a Jupyter notebook: lint reads Python source; export its code first (jupyter nbconvert "
-               "--to script) and lint the .py"},
-};
+static bool is_notebook(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 6 && !strcasecmp(path + n - 6, ".ipynb");
+}
+
+/* A notebook: its code cells linted as one Python file (lib/lintnb), each
+ * finding placed at its line of the .ipynb. Read as Python text, its JSON
+ * would lint clean whatever its cells hold. */
+static void lint_notebook(struct lint_cli *c, const char *path, const char *data, size_t len)
+{
+    struct lint_nb nb;
+    struct oomlab_err err = {{0}};
+    if (lint_nb_extract(data, len, &nb, &err) < 0) {
+        keep_error(c, path, err.msg, false);
+        return;
+    }
+    lint_text(c, path, LINT_PYTHON, nb.py, nb.len, path, &nb);
+    lint_nb_release(&nb);
+}
 
 static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
 {
     char *data = NULL;
     size_t len = 0;
     struct oomlab_err err = {{0}};
-    size_t pl = strlen(path);
-    for (size_t i = 0; i < sizeof not_source / sizeof not_source[0]; i++) {
-        size_t sl = strlen(not_source[i].suffix);
-        if (lang == LINT_NONE && pl > sl && !strcasecmp(path + pl - sl, not_source[i].suffix)) {
-            keep_error(c, path, not_source[i].why, false);
-            return;
-        }
-    }
     if (fsutil_read_input(path, PYLEX_MAX_BYTES, &data, &len, &err) < 0) {
         keep_error(c, path, err.msg, true);
         return;
     }
+    if (lang == LINT_NONE && is_notebook(path)) {
+        lint_notebook(c, path, data, len);
+        free(data);
+        return;
+    }
     if (lang == LINT_NONE) lang = lint_lang_of(path, data, len);
     if (lang == LINT_NONE) lang = LINT_PYTHON; /* named explicitly: take it as Python */
-    lint_text(c, path, lang, data, len, path);
+    lint_text(c, path, lang, data, len, path, NULL);
     free(data);
 }
 
@@ -471,7 +490,8 @@ static void walk(struct lint_cli *c, const char *dir, int depth)
             continue;
         }
         if (S_ISDIR(st.st_mode) && depth < MAX_WALK_DEPTH) walk(c, path, depth + 1);
-        else if (S_ISREG(st.st_mode) && lint_lang_of(path, "", 0) != LINT_NONE) lint_file(c, path, LINT_NONE);
+        else if (S_ISREG(st.st_mode) && (lint_lang_of(path, "", 0) != LINT_NONE || is_notebook(path)))
+            lint_file(c, path, LINT_NONE);
         free(names[i]);
     }
     free(names);
@@ -497,7 +517,7 @@ static void lint_stdin(struct lint_cli *c)
         keep_error(c, name, !buf || ferror(stdin) ? "cannot read standard input" : "input too large", false);
     } else {
         enum lint_lang lang = c->stdin_name ? lint_lang_of(name, buf, len) : LINT_PYTHON;
-        lint_text(c, name, lang == LINT_NONE ? LINT_PYTHON : lang, buf, len, c->stdin_name);
+        lint_text(c, name, lang == LINT_NONE ? LINT_PYTHON : lang, buf, len, c->stdin_name, NULL);
     }
     free(buf);
 }
@@ -602,7 +622,7 @@ int cmd_lint(int argc, char **argv)
         return EXIT_ERROR;
     } /* a failed stdout is main's to say (or a closed pipe's to end) */
     if (c.files == 0 && !c.unreadable) /* "clean" would be a claim about nothing */
-        fprintf(stderr, "oomlab lint: no file to check (directories are walked for *.py, *.sh, *.slurm, "
+        fprintf(stderr, "oomlab lint: no file to check (directories are walked for *.py, *.ipynb, *.sh, *.slurm, "
                         "*.sbatch and Dockerfiles)\n");
     return c.unreadable ? EXIT_USAGE : c.findings ? EXIT_FOUND : EXIT_OK;
 }

@@ -92,6 +92,7 @@ struct run {
     long loss_nonfinite; /* step lines whose loss is nan or inf */
     char log_path[4096];
     char mem_note[700]; /* why the memory chart is empty, when it is */
+    char log_note[700]; /* why the log could not be read; "" when it was */
 };
 
 /* ---- gathering ---- */
@@ -293,7 +294,12 @@ static void read_log(const char *dir, struct run *r)
     int rc = logscan_path_opts(r->log_path, &r->rep, &lo, &info, &err);
     if (rc == 0) check_time_source(r, &p, &info, log_size);
     logidx_file_close(&idx);
-    if (rc < 0) return;
+    if (rc < 0) { /* not "no OOM in this log": nothing of it was read */
+        snprintf(r->log_note, sizeof r->log_note, "The log could not be read (%s): the OOM, step and loss "
+                 "sections have nothing from it.", err.msg);
+        fprintf(stderr, "oomlab report: %s: cannot read its log (%s): nothing from it is shown\n", r->id, err.msg);
+        return;
+    }
     r->have_rep = true;
     if (r->rep.primary >= 0 && r->rep.events[r->rep.primary].gpu_oom) r->oom = &r->rep.events[r->rep.primary];
     if (r->oom) read_excerpt(r, &p);
@@ -583,6 +589,12 @@ static void bytes_kv(FILE *f, const char *key, int64_t v)
 
 static void oom_section(FILE *f, const struct run *r)
 {
+    if (r->log_note[0]) {
+        fputs("<p class=\"note\">", f);
+        html_escapes(f, r->log_note);
+        fputs("</p>\n", f);
+        return;
+    }
     if (!r->oom) {
         fputs("<p class=\"ok\">No GPU out-of-memory error in this run's log.</p>\n", f);
         return;
@@ -790,6 +802,17 @@ static const char *const empty_notes[] = {
     "No loss in this log.",
 };
 
+/* Why a run's chart of kind k is empty, when it is. */
+static const char *chart_note(const struct run *r, enum chart_kind k)
+{
+    if (k == CHART_MEMORY) return r->mem_note;
+    if (r->log_note[0]) return "Nothing from the log: it could not be read.";
+    /* a loss logged as nan or inf at every step has nothing to plot,
+     * yet the log has a loss (the ledger's loss_trend says nan) */
+    if (k == CHART_LOSS && r->loss_nonfinite > 0) return "The loss in this log is nan or inf at every step.";
+    return empty_notes[k];
+}
+
 /* Run `nth` (from 1) of `n`: with several runs its charts' ids carry the
  * number, as an id names one element of the page (the overlay has the
  * plain ones). */
@@ -811,11 +834,7 @@ static int run_section(FILE *f, struct run *r, size_t nth, size_t n)
             snprintf(lb.id, sizeof lb.id, "%s-%zu", chart_names[k], nth);
             c.id = lb.id;
         }
-        /* a loss logged as nan or inf at every step has nothing to plot,
-         * yet the log has a loss (the ledger's loss_trend says nan) */
-        const char *note = k == CHART_MEMORY ? r->mem_note : empty_notes[k];
-        if (k == CHART_LOSS && r->loss_nonfinite > 0) note = "The loss in this log is nan or inf at every step.";
-        if (chart_html(f, &c, note) < 0) return -1;
+        if (chart_html(f, &c, chart_note(r, (enum chart_kind)k)) < 0) return -1;
     }
     excerpt_section(f, r);
     if (r->config) {
@@ -997,7 +1016,7 @@ int cmd_report(int argc, char **argv)
             chart_one(&c, &lb, &runs[0], k);
             if (!chart_has_points(&c)) /* a blank picture for an issue should not come as a surprise */
                 fprintf(stderr, "oomlab report: %s: the SVG is an empty chart: %s\n", runs[0].id,
-                        k == CHART_MEMORY ? runs[0].mem_note : empty_notes[k]);
+                        chart_note(&runs[0], k));
             r = svg_chart_render(f, &c, true);
         } else {
             r = render_html(f, runs, n);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/live.h"
 #include "lib/argsubst.h"
@@ -108,8 +110,17 @@ static const struct opt_spec specs[] = {
     {0},
 };
 #undef AT
+/* The record's keys are --set, not options of their own */
+static const struct opt_hint hints[] = {
+    {"batch", "--set device_batch_size=N (and {device_batch_size} where the command takes it)"},
+    {"batch-size", "--set device_batch_size=N (and {device_batch_size} where the command takes it)"},
+    {"seq", "--set max_seq_len=N (and {max_seq_len} where the command takes it)"},
+    {"seq-len", "--set max_seq_len=N (and {max_seq_len} where the command takes it)"},
+    {"grad-accum", "--set grad_accum=N (and {grad_accum} where the command takes it)"},
+    {0},
+};
 static const struct opt_table opt_table = {.command = "run", .usage = usage_head, .epilogue = usage_tail,
-                                           .spec = specs, .stop_at_arg = true};
+                                           .spec = specs, .stop_at_arg = true, .hints = hints};
 CMD_OPTIONS(cmd_run_options, opt_table)
 
 /* CMD_CONTINUE, or the exit code (0 after --help). */
@@ -460,6 +471,17 @@ static int exit_of(const struct runexec_result *res)
     return res->exit_code;
 }
 
+/* --pty: the command's stdin is the new terminal, where nothing is typed;
+ * what is piped or redirected to oomlab never reaches it, and a command
+ * that reads its input waits (`echo y | oomlab run --pty -- cmd` hung). */
+static void pty_stdin_note(void)
+{
+    struct stat st;
+    if (fstat(STDIN_FILENO, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode)))
+        fprintf(stderr, "oomlab run: note: --pty: the command's input is the new terminal, where nothing is typed; "
+                        "what is piped to oomlab does not reach it (a command that reads it waits)\n");
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
@@ -472,6 +494,7 @@ int cmd_run(int argc, char **argv)
     struct launcher_info rank_info;
     char rank_id[64];
     if ((rc = rank_setup(&a, &rank_info, rank_id, sizeof rank_id)) != 0) return rc;
+    if (a.o.pty) pty_stdin_note();
     struct runcfg cfg;
     a.live.fd = -1;
     a.live.who = "run";

@@ -428,7 +428,7 @@ static int near_pct(const struct opt_spec *o, const char *val, void *dst, size_t
 {
     (void)size;
     if (units_parse_percent(val ? val : "", (double *)dst) < 0)
-        return oomlab_err_set(err, "--%s '%s': expected a percentage", o->name, val ? val : "");
+        return oomlab_err_set(err, "--%s '%s': expected a percentage from 0 to 100, such as 90 or 85%%", o->name, val ? val : "");
     return 0;
 }
 

@@ -370,6 +370,14 @@ static json_object *parse_json(const char *text, size_t len, const char *file,
         oomlab_err_set(err, "%s: too large for a config.json", file);
         return NULL;
     }
+    /* transformers reads config.json with open(encoding="utf-8") and
+     * json.loads, which refuses a BOM too ("Unexpected UTF-8 BOM"): say what
+     * the invisible bytes are, not "unexpected character" at 1:1. */
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+        oomlab_err_at(err, file, 1, 1, "starts with a UTF-8 byte-order mark (EF BB BF), which transformers' "
+                      "json.loads refuses too: save it as UTF-8 without a BOM");
+        return NULL;
+    }
     json_tokener *tok = json_tokener_new();
     if (!tok) {
         oomlab_err_set(err, "out of memory");

@@ -80,6 +80,23 @@ int lint_source(enum lint_lang lang, const char *src, size_t len, const struct l
  * *.dockerfile in any case, Containerfile) or, failing that, by a #! line in head. */
 enum lint_lang lint_lang_of(const char *path, const char *head, size_t n);
 
+/* A Jupyter notebook (nbformat 4) as Python: its code cells in order, one
+ * Python line per source line, IPython magics and shell escapes (%pip,
+ * !nvidia-smi) and cells of other languages (%%bash) blank. line_at[L] and
+ * col_at[L] place Python line L (from 1) in the .ipynb text: the line and
+ * column where its JSON string's text begins. col_exact[L] is 0 for a line
+ * after the first of one string ("source": "a\nb"), where only the
+ * string's start is known. In lintnb.c; the caller frees with
+ * lint_nb_release. */
+struct lint_nb {
+    char *py;
+    size_t len, n_lines;
+    uint32_t *line_at, *col_at;
+    unsigned char *col_exact;
+};
+int lint_nb_extract(const char *text, size_t len, struct lint_nb *nb, struct oomlab_err *err);
+void lint_nb_release(struct lint_nb *nb);
+
 /* Index of a rule id in lint_rules, or -1. */
 int lint_rule_index(const char *id);
 

@@ -340,9 +340,14 @@ static int occurrence_converted(const struct py *p, size_t i, size_t a, size_t e
     return 0;
 }
 
+static int is_loss_name(const struct py *p, size_t i);
+
 /* The last assignment to the plain name at token i in the same function
- * before statement s: is its value converted off the graph (a float)? */
-static int assigned_scalar(const struct py *p, size_t s, size_t i)
+ * before statement s: is its value converted off the graph (a float), or
+ * made only of losses that are (avg_loss = total_loss / n, total_loss = 0
+ * summed with loss.item(): a notebook's training_losses.append(avg_loss))?
+ * depth bounds the chain (a = b / 2; b = a * 2). */
+static int assigned_scalar_at(const struct py *p, size_t s, size_t i, int depth)
 {
     int32_t func = p->t->stmts[s].func;
     for (size_t k = s; k-- > 0;) {
@@ -354,13 +359,25 @@ static int assigned_scalar(const struct py *p, size_t s, size_t i)
         if (eq == st->end || eq != st->first + 1 || !text_eq(p, st->first, i)) continue;
         size_t e = last_code(p, eq + 1, st->end);
         if (e == eq + 2 && tk(p, eq + 1)->kind == PYT_NUMBER) return 1;
-        for (size_t m = eq + 1; m < e; m++)
+        int losses = 0, scalars = 0;
+        for (size_t m = eq + 1; m < e; m++) {
             if (is_name(p, m) && occurrence_converted(p, m, eq + 1, e, off_graph_methods,
                                                       N_OF(off_graph_methods)))
                 return 1;
-        return 0;
+            if (depth < 3 && is_loss_name(p, m) && !is_op(p, m - 1, ".") && !is_op(p, m + 1, "(") &&
+                !is_op(p, m + 1, ".") && !is_op(p, m + 1, "[")) {
+                losses++;
+                scalars += assigned_scalar_at(p, k, m, depth + 1);
+            }
+        }
+        return losses > 0 && scalars == losses;
     }
     return 0;
+}
+
+static int assigned_scalar(const struct py *p, size_t s, size_t i)
+{
+    return assigned_scalar_at(p, s, i, 0);
 }
 
 /* The statement that last assigned the plain name at token i, in the same

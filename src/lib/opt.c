@@ -59,6 +59,31 @@ static const struct opt_spec *spec_of(const struct opt_table *t, size_t n, int c
     return NULL;
 }
 
+/* The option an unknown --word most likely meant: a near miss (edit
+ * distance within a third of the word, at least 2: --jsn, --quite), or one
+ * the word starts with before a '-' or '_' (--batch-size, --seq-len: other
+ * tools' spellings). NULL when none. */
+static const char *nearest(const struct opt_table *t, size_t n, const char *word, size_t len)
+{
+    char w[128];
+    if (len >= sizeof w) return NULL;
+    memcpy(w, word, len);
+    w[len] = '\0';
+    unsigned limit = len / 3 > 2 ? (unsigned)(len / 3) : 2, best = limit + 1;
+    const char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = t->spec[i].name;
+        size_t nl = strlen(name);
+        unsigned d = runcfg_distance(w, name);
+        if (nl < len && !strncmp(w, name, nl) && (w[nl] == '-' || w[nl] == '_')) d = 1;
+        if (d < best && d < len) { /* not a rewrite of the whole word: --x is no typo of --gpu */
+            best = d;
+            found = name;
+        }
+    }
+    return found;
+}
+
 /* "'--t' is ambiguous (--timeout, --torch)" or "unknown option '--x'". */
 static int unknown(const struct opt_table *t, size_t n, const char *word, int optopt_c,
                    struct oomlab_err *err)
@@ -77,6 +102,11 @@ static int unknown(const struct opt_table *t, size_t n, const char *word, int op
         matches++;
     }
     if (matches > 1) return oomlab_err_set(err, "'%.*s' is ambiguous (%s)", (int)(len + 2), word, names);
+    for (const struct opt_hint *h = t->hints; h && h->word; h++)
+        if (strlen(h->word) == len && !strncmp(h->word, word + 2, len))
+            return oomlab_err_set(err, "unknown option '%.*s': %s", (int)(len + 2), word, h->say);
+    const char *near = nearest(t, n, word + 2, len);
+    if (near) return oomlab_err_set(err, "unknown option '%.*s'; did you mean --%s?", (int)(len + 2), word, near);
     return oomlab_err_set(err, "unknown option '%.*s'", (int)(len + 2), word);
 }
 

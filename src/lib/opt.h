@@ -75,12 +75,19 @@ struct opt_spec {
 
 #define OPT_FIELD(type, field) .offset = offsetof(type, field), .size = sizeof(((type *)0)->field)
 
+/* Another tool's spelling and what to write here instead, for the message
+ * on an unknown option ("--model" -> "MODEL is the first argument"). */
+struct opt_hint {
+    const char *word; /* without "--" */
+    const char *say;
+};
 struct opt_table {
     const char *command;         /* "probe": messages say "oomlab probe: ..." */
     const char *usage;           /* --help before the options (usage line, prose) */
     const char *epilogue;        /* --help after them; may be NULL */
     const struct opt_spec *spec; /* ends with {0} */
     bool stop_at_arg; /* options end at the first argument (run/probe: the rest is CMD) */
+    const struct opt_hint *hints; /* may be NULL; ends with {0} */
 };
 
 /* The repeatable option's values, in order (pointers into argv). */

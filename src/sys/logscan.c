@@ -469,6 +469,16 @@ int logscan_path_lines(const char *path, struct oom_report *rep, logscan_line_fn
     return logscan_path_opts(path, rep, &o, NULL, err);
 }
 
+/* A device named as a log that never ends (/dev/zero, /dev/urandom, a
+ * disk): every other command refuses devices; a terminal (/dev/stdin
+ * typed into, /dev/tty) ends with Ctrl-D and /dev/null at once. */
+static bool endless_device(int fd, const struct stat *st, bool is_stdin)
+{
+    struct stat null_st;
+    if (is_stdin || !(S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) || isatty(fd)) return false;
+    return !(S_ISCHR(st->st_mode) && stat("/dev/null", &null_st) == 0 && null_st.st_rdev == st->st_rdev);
+}
+
 int logscan_path_opts(const char *path, struct oom_report *rep, const struct logscan_opts *opts,
                       struct logscan_info *info, struct oomlab_err *err)
 {
@@ -498,6 +508,9 @@ int logscan_path_opts(const char *path, struct oom_report *rep, const struct log
         rc = oomlab_err_set(err, "%s: %s", name, strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
         rc = oomlab_err_set(err, "%s: is a directory, not a log file", name);
+    } else if (endless_device(fd, &st, is_stdin)) {
+        rc = oomlab_err_set(err, "%s: a %s device, not a log file (it would be read for ever)", name,
+                            S_ISCHR(st.st_mode) ? "character" : "block");
     } else {
         rc = scan_fd(fd, name, S_ISREG(st.st_mode) && !is_stdin, &s, &lf, info, err);
     }

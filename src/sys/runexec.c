@@ -1231,14 +1231,55 @@ static void unclaim(const struct paths *p, bool shared_config)
     unlink(p->mem);
 }
 
+/* How a script is run by hand, by its name's ending: the hint for a script
+ * that is not executable or not on PATH. */
+static const struct { const char *end, *interpreter; } script_runners[] = {
+    {".py", "python3"}, {".sh", "bash"}, {".bash", "bash"}, {".slurm", "bash"}, {".sbatch", "bash"},
+};
+
+static const char *runner_of(const char *cmd)
+{
+    size_t n = strlen(cmd);
+    for (size_t i = 0; i < sizeof script_runners / sizeof *script_runners; i++) {
+        size_t e = strlen(script_runners[i].end);
+        if (n > e && !strcmp(cmd + n - e, script_runners[i].end)) return script_runners[i].interpreter;
+    }
+    return NULL;
+}
+
+/* What to type instead, after execvp's errno: a file in this directory
+ * that PATH does not search (`run -- train.py`), a directory, a script
+ * without its x bit. "" when there is nothing better to say. */
+static void exec_hint(const char *cmd, int e, char *buf, size_t size)
+{
+    struct stat st;
+    const char *runner = runner_of(cmd);
+    char by_hand[300] = "";
+    if (runner) snprintf(by_hand, sizeof by_hand, "%s %s", runner, cmd);
+    buf[0] = '\0';
+    if (stat(cmd, &st) != 0) return;
+    if (S_ISDIR(st.st_mode))
+        snprintf(buf, size, " (it is a directory)");
+    else if (e == ENOENT && !strchr(cmd, '/') && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+        snprintf(buf, size, " on PATH; the file here runs as ./%s", cmd);
+    else if (e == ENOENT && !strchr(cmd, '/') && S_ISREG(st.st_mode) && runner)
+        snprintf(buf, size, " on PATH; the file here runs as %s", by_hand);
+    else if (e == ENOENT && !strchr(cmd, '/') && S_ISREG(st.st_mode))
+        snprintf(buf, size, " on PATH; the file here is not executable: chmod +x %s, then ./%s", cmd, cmd);
+    else if (e == EACCES && S_ISREG(st.st_mode) && !(st.st_mode & 0111))
+        snprintf(buf, size, " (no execute permission: chmod +x %s%s%s)", cmd, runner ? ", or " : "", by_hand);
+}
+
 static int exec_failure(const struct paths *p, bool rank, const char *cmd, struct runexec_result *res,
                         const struct child_result *cr, struct oomlab_err *err)
 {
+    char hint[300];
     unclaim(p, rank);
     res->exec_failed = true;
     res->exit_code = cr->exit_code;
-    if (cr->exec_errno == ENOENT) return oomlab_err_set(err, "%s: command not found", cmd);
-    return oomlab_err_set(err, "%s: cannot execute: %s", cmd, strerror(cr->exec_errno));
+    exec_hint(cmd, cr->exec_errno, hint, sizeof hint);
+    if (cr->exec_errno == ENOENT) return oomlab_err_set(err, "%s: command not found%s", cmd, hint);
+    return oomlab_err_set(err, "%s: cannot execute: %s%s", cmd, strerror(cr->exec_errno), hint);
 }
 
 static void summarise(struct runexec_result *res, const struct child_result *cr, int64_t t0)

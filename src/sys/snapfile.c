@@ -52,11 +52,14 @@ int snapfile_load(const char *path, size_t memory_limit, struct snapshot *s,
     struct pickle_opts o = {.read = gz_read, .rewind = gz_rewind, .src = &g,
                             .memory_limit = memory_limit};
     int rc = snapshot_load(s, &o, err);
+    int zerr = Z_OK;
+    if (rc < 0) gzerror(g.gz, &zerr); /* Z_BUF_ERROR: the .gz ended inside its data */
     gzclose(g.gz);
     if (rc < 0) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
-        oomlab_err_set(err, "%s: %s", path, msg);
+        oomlab_err_set(err, "%s: %s%s", path, zerr == Z_BUF_ERROR ? "the compressed data ends early (cut off "
+                       "while it was written or copied?), so the pickle does: " : "", msg);
     }
     return rc;
 }

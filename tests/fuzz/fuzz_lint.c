@@ -21,6 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct oomlab_err err;
     lint_source(lang, copy, size - 1, &o, &r, &err);
     (void)lint_torch_major_of(copy, size - 1);
+    struct lint_nb nb; /* the bytes as a notebook too (lintnb) */
+    if (lint_nb_extract(copy, size - 1, &nb, &err) == 0) lint_nb_release(&nb);
     lint_report_release(&r);
     free(copy);
     return 0;

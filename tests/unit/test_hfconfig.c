@@ -129,6 +129,9 @@ static void test_malformed_json_has_line_col(void **state)
     assert_int_equal(parse("{} trailing", &m, &err), HFCONFIG_BAD);
     assert_non_null(strstr(err.msg, "cfg.json:1:4"));
     assert_int_equal(parse("", &m, &err), HFCONFIG_BAD);
+    /* a BOM (Notepad's UTF-8) is named, not "unexpected character" at 1:1 */
+    assert_int_equal(parse("\xef\xbb\xbf{\"model_type\": \"gpt2\"}", &m, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "byte-order mark"));
 }
 
 static void test_bad_values(void **state)

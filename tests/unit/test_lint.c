@@ -152,6 +152,16 @@ struct rule_case {
 };
 
 static const struct rule_case rule_cases[] = {
+    /* an epoch's mean of .item() sums is a float (dietmarja/LLM-Elements
+     * fine_tuning/fine_tuning_03.ipynb: training_losses.append(avg_train_loss)
+     * was flagged); the mean of a tensor sum is not */
+    {"for e in r:\n    total_loss = 0\n    for x in d:\n        loss = crit(model(x), y)\n        loss.backward()\n"
+     "        opt.step()\n        opt.zero_grad(set_to_none=True)\n        total_loss += loss\n"
+     "    avg_loss = total_loss / len(d)\n    losses.append(avg_loss)\n",
+     "for e in r:\n    total_loss = 0\n    for x in d:\n        loss = crit(model(x), y)\n        loss.backward()\n"
+     "        opt.step()\n        opt.zero_grad(set_to_none=True)\n        total_loss += loss.item()\n"
+     "    avg_loss = total_loss / len(d)\n    losses.append(avg_loss)\n",
+     "loss-accumulated"},
     {"for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
      "    opt.zero_grad(set_to_none=True)\n    total_loss += l + aux_loss\n",
      "for x in d:\n    l = crit(model(x), y)\n    l.backward()\n    opt.step()\n"
@@ -566,6 +576,43 @@ static void test_hostile(void **state)
     lint_report_release(&r);
 }
 
+/* A notebook's code cells as Python, each line placed in the .ipynb
+ * (lintnb): keys and output strings before the source (with escaped
+ * quotes) do not shift the placing; magics, shell escapes and markdown
+ * become blank lines. */
+static void test_notebook_extract(void **state)
+{
+    (void)state;
+    static const char nb_text[] = "{\"cells\": [\n"
+                                  " {\"cell_type\": \"markdown\", \"source\": [\"total += loss\\n\"]},\n"
+                                  " {\"cell_type\": \"code\", \"outputs\": [{\"text\": [\"a \\\"q\\\"\\n\"]}],\n"
+                                  "  \"source\": [\"!nvidia-smi\\n\",\n"
+                                  "             \"x = 1\\n\",\n"
+                                  "             \"y = 2\"]}\n"
+                                  "], \"nbformat\": 4}";
+    struct lint_nb nb;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(lint_nb_extract(nb_text, strlen(nb_text), &nb, &err), 0);
+    assert_int_equal(nb.n_lines, 3);
+    assert_memory_equal(nb.py, "\nx = 1\ny = 2\n", nb.len);
+    assert_int_equal(nb.line_at[2], 5); /* "x = 1" is on the file's fifth line */
+    assert_int_equal(nb.col_at[2], 15);
+    assert_int_equal(nb.line_at[3], 6);
+    assert_true(nb.col_exact[2]);
+    lint_nb_release(&nb);
+    /* one string of several lines (Colab, nbformat's other form): the
+     * later lines are placed at the string's start, their columns unknown */
+    static const char one[] = "{\"cells\": [{\"cell_type\": \"code\", \"source\": \"a = 1\\nb = 2\\n\"}]}";
+    assert_int_equal(lint_nb_extract(one, strlen(one), &nb, &err), 0);
+    assert_int_equal(nb.n_lines, 2);
+    assert_int_equal(nb.line_at[2], 1);
+    assert_int_equal(nb.col_at[2], nb.col_at[1]);
+    assert_true(nb.col_exact[1] && !nb.col_exact[2]);
+    lint_nb_release(&nb);
+    assert_int_equal(lint_nb_extract("{\"cells\": [", 11, &nb, &err), -1);
+    assert_non_null(strstr(err.msg, "ends early"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -576,7 +623,7 @@ int main(void)
         cmocka_unit_test(test_train_tensors), cmocka_unit_test(test_torch_requirements),
         cmocka_unit_test(test_model_constants), cmocka_unit_test(test_alloc_vars),
         cmocka_unit_test(test_project_gpu), cmocka_unit_test(test_sampling_functions),
-        cmocka_unit_test(test_eval_through_helper),
+        cmocka_unit_test(test_eval_through_helper), cmocka_unit_test(test_notebook_extract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

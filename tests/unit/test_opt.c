@@ -35,8 +35,9 @@ static const struct opt_spec specs[] = {
     {.name = "torch", .metavar = "MODE", .optional = true, .parse = opt_string, AT(torch), .help = "hook"},
     {0},
 };
+static const struct opt_hint hints[] = {{"stepss", "say it as --steps N"}, {0}};
 static const struct opt_table table = {.command = "t", .usage = "usage: t\n\n", .epilogue = "end\n",
-                                       .spec = specs, .stop_at_arg = true};
+                                       .spec = specs, .stop_at_arg = true, .hints = hints};
 
 /* argv from words (getopt may permute it: a writable copy). */
 static enum opt_result parse(struct cli *c, int *first, struct oomlab_err *err, const char *const *words)
@@ -203,6 +204,13 @@ static void test_shared_messages(void **state)
     expect_failure((const char *const[]){"t", "--json=1", NULL}, "--json takes no value");
     expect_failure((const char *const[]){"t", "--bogus", NULL}, "unknown option '--bogus'");
     expect_failure((const char *const[]){"t", "-x", NULL}, "unknown option '-x'");
+    /* a near miss or another tool's spelling gets what was meant (stranger16) */
+    expect_failure((const char *const[]){"t", "--jsno", NULL}, "unknown option '--jsno'; did you mean --json?");
+    expect_failure((const char *const[]){"t", "--quite", NULL}, "unknown option '--quite'; did you mean --quiet?");
+    expect_failure((const char *const[]){"t", "--steps-max", "3", NULL},
+                   "unknown option '--steps-max'; did you mean --steps?");
+    expect_failure((const char *const[]){"t", "--stepss", NULL}, "unknown option '--stepss': say it as --steps N");
+    expect_failure((const char *const[]){"t", "--xy", NULL}, "unknown option '--xy'"); /* not --gpu, --dir */
     expect_failure((const char *const[]){"t", "--s=1", NULL}, "'--s' is ambiguous (--steps, --set)");
 }
 
