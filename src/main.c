@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/runcfg.h" /* runcfg_distance */
+#include "lib/strbuf.h" /* strbuf_distance */
 #include "sys/fsutil.h"
 #include "sys/torchhook.h"
 #include "version.h" /* generated: OOMLAB_COMMIT, OOMLAB_BUILD_KIND */
@@ -131,13 +131,13 @@ static const char *command_meant(const char *word)
 {
     const char *found = NULL;
     size_t prefixed = 0, len = strlen(word);
-    unsigned best = 3; /* at most 2 edits */
+    size_t best = 3; /* at most 2 edits */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (len >= 2 && !strncmp(commands[i].name, word, len) && prefixed++ == 0) found = commands[i].name;
     if (prefixed == 1) return found;
     found = NULL;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        unsigned d = runcfg_distance(word, commands[i].name);
+        size_t d = strbuf_distance(word, commands[i].name);
         if (d < best && d < len) {
             best = d;
             found = commands[i].name;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/runcfg.h"
+#include "lib/strbuf.h"
 
 #define KEY_BASE 256 /* getopt's val for spec i is KEY_BASE + i; -h is 'h' */
 
@@ -69,12 +70,12 @@ static const char *nearest(const struct opt_table *t, size_t n, const char *word
     if (len >= sizeof w) return NULL;
     memcpy(w, word, len);
     w[len] = '\0';
-    unsigned limit = len / 3 > 2 ? (unsigned)(len / 3) : 2, best = limit + 1;
+    size_t limit = len / 3 > 2 ? len / 3 : 2, best = limit + 1;
     const char *found = NULL;
     for (size_t i = 0; i < n; i++) {
         const char *name = t->spec[i].name;
         size_t nl = strlen(name);
-        unsigned d = runcfg_distance(w, name);
+        size_t d = strbuf_distance(w, name);
         if (nl < len && !strncmp(w, name, nl) && (w[nl] == '-' || w[nl] == '_')) d = 1;
         if (d < best && d < len) { /* not a rewrite of the whole word: --x is no typo of --gpu */
             best = d;
