@@ -4148,6 +4148,8 @@ static bool figure_item(const char *t, size_t n)
     return v == n;
 }
 
+static enum oom_stage pass_announcement(const char *t, size_t n);
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -4175,6 +4177,8 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     if (prompt_eval(text, len)) return OOM_STAGE_GENERATE;
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
+    enum oom_stage pass = pass_announcement(text + pre, last - pre);
+    if (pass != OOM_STAGE_UNKNOWN) return pass;
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
     if (corpus_scan(text + pre, len - pre) || data_file_processing(text + pre, len - pre))
         return OOM_STAGE_DATA;
@@ -4449,7 +4453,42 @@ enum oom_stage stage_harness_line(const char *text, size_t len)
 /* verbs that start a phase named by the next word; "Before"
  * announces what comes next (DeepSpeed's see_memory_usage "Before
  * initializing optimizer states", deepspeedai/DeepSpeed#3160 = h19-46) */
-static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering", "before"};
+static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering", "before",
+                                           "run"};
+/* diagunk16: the passes a training step runs, named only right after a
+ * verb that starts a phase ("run" too: a script's own "run forward" /
+ * "run backward" prints, heldout27 h27-91), in the phase announcement of
+ * the last-activity walk and, as the whole message, in the verb walk
+ * (pass_announcement). Alone they are words of any sentence ("backward
+ * compatibility"), so the verb table does not hold them. */
+static const struct {
+    const char *part;
+    enum oom_stage stage;
+} pass_parts[] = {{"backward", OOM_STAGE_BACKWARD}, {"forward", OOM_STAGE_FORWARD}};
+
+static enum oom_stage pass_part(const char *w, size_t n)
+{
+    for (size_t q = 0; q < sizeof pass_parts / sizeof pass_parts[0]; q++)
+        if (strlen(pass_parts[q].part) == n && !strncasecmp(w, pass_parts[q].part, n)) return pass_parts[q].stage;
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* the whole message is a phase start and a pass ("run backward",
+ * "Running forward..."): that pass; unknown for any other line */
+static enum oom_stage pass_announcement(const char *t, size_t n)
+{
+    size_t e = 0;
+    while (e < n && isalpha((unsigned char)t[e])) e++;
+    bool start = false;
+    for (size_t k = 0; k < sizeof phase_starts / sizeof phase_starts[0] && !start; k++)
+        start = strlen(phase_starts[k]) == e && !strncasecmp(t, phase_starts[k], e);
+    if (!start || e >= n || t[e] != ' ') return OOM_STAGE_UNKNOWN;
+    size_t w = e + 1, we = w;
+    while (we < n && isalpha((unsigned char)t[we])) we++;
+    for (size_t r = we; r < n; r++)
+        if (t[r] != '.' && t[r] != ' ' && t[r] != '\r') return OOM_STAGE_UNKNOWN;
+    return pass_part(t + w, we - w);
+}
 
 enum oom_stage stage_phase_line(const char *text, size_t len)
 {
@@ -4476,7 +4515,7 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
             size_t vm = strlen(verb_parts[q].part);
             if (vm <= we - w && !strncasecmp(text + w, verb_parts[q].part, vm)) return verb_parts[q].stage;
         }
-        return OOM_STAGE_UNKNOWN;
+        return pass_part(text + w, we - w);
     }
     /* a gerund of four letters or more before "ing", ending the word */
     if (e - i < 7 || strncasecmp(text + e - 3, "ing", 3) || (e < len && (ident(text[e]) || text[e] == '/')))

@@ -96,12 +96,33 @@ static void test_tf_while_loop_scope(void **state)
     assert_string_equal(stage_of(log), "forward");
 }
 
+/* A script's own print naming the pass it starts ("run backward",
+ * "Running forward...") is that pass; the pass words alone, in any other
+ * sentence, name none. */
+static void test_pass_announced(void **state)
+{
+    (void)state;
+    const char *oom = "OOM caught: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 15.78 GiB total "
+                      "capacity; 9.00 GiB already allocated)\n";
+    char log[1024];
+    snprintf(log, sizeof log, "trial 3\nrun forward\nrun backward\n%s", oom);
+    assert_string_equal(shown_stage(log), "backward");
+    snprintf(log, sizeof log, "trial 3\nRunning forward...\n%s", oom);
+    assert_string_equal(shown_stage(log), "forward");
+    /* guards: the words in another line */
+    snprintf(log, sizeof log, "trial 3\nkept for backward compatibility\n%s", oom);
+    assert_string_equal(shown_stage(log), "unknown");
+    snprintf(log, sizeof log, "trial 3\nrun backward then step\n%s", oom);
+    assert_string_equal(shown_stage(log), "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_copied_into_buffer),
         cmocka_unit_test(test_kernel_warning_takes_raised_stage),
         cmocka_unit_test(test_tf_while_loop_scope),
+        cmocka_unit_test(test_pass_announced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
