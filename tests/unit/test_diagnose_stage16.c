@@ -96,6 +96,28 @@ static void test_tf_while_loop_scope(void **state)
     assert_string_equal(stage_of(log), "forward");
 }
 
+/* TF 1.x's queue input pipeline: the dequeue op carries the batching
+ * call's name ("batch", "shuffle_batch_1") or is a QueueDequeueMany op:
+ * data. A "batch" scope inside a model is no such node. */
+static void test_tf_input_queue_node(void **state)
+{
+    (void)state;
+    const char *head = "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating "
+                       "tensor with shape[16,600,800,3] and type float on "
+                       "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n";
+    char log[1024];
+    snprintf(log, sizeof log, "%s\t [[{{node shuffle_batch_1}}]]\n", head);
+    assert_string_equal(stage_of(log), "data");
+    snprintf(log, sizeof log, "%s\t [[Node: input/images = QueueDequeueManyV2[component_types=[DT_FLOAT]]"
+                              "(input/fifo_queue, input/n)]]\n", head);
+    assert_string_equal(stage_of(log), "data");
+    /* guards */
+    snprintf(log, sizeof log, "%s\t [[{{node net/batch/conv1/Conv2D}}]]\n", head);
+    assert_string_equal(stage_of(log), "forward");
+    snprintf(log, sizeof log, "%s\t [[{{node batch_normalization/FusedBatchNormV3}}]]\n", head);
+    assert_string_equal(stage_of(log), "forward");
+}
+
 /* A script's own print naming the pass it starts ("run backward",
  * "Running forward...") is that pass; the pass words alone, in any other
  * sentence, name none. */
@@ -123,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_kernel_warning_takes_raised_stage),
         cmocka_unit_test(test_tf_while_loop_scope),
         cmocka_unit_test(test_pass_announced),
+        cmocka_unit_test(test_tf_input_queue_node),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
