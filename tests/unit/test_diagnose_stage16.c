@@ -118,6 +118,30 @@ static void test_tf_input_queue_node(void **state)
     assert_string_equal(stage_of(log), "forward");
 }
 
+/* A paste cut inside its last code line ("loss.back"): a method name
+ * left at the line's end that is a proper prefix of a ".name(" cue is that
+ * call. A whole name with no call, or another word, is none. */
+static void test_code_line_cut_mid_word(void **state)
+{
+    (void)state;
+    const char *head = "CUDA out of memory when training\n\n" TB "  File \"fit.py\", line 80, in <module>\n"
+                       "    run(cfg)\n"
+                       "  File \"/home/u/proj/engine.py\", line 41, in run\n";
+    char log[1024];
+    snprintf(log, sizeof log, "%s    total.backw", head);
+    assert_string_equal(shown_stage(log), "backward");
+    snprintf(log, sizeof log, "%s    ids = lm.genera\n", head);
+    assert_string_equal(shown_stage(log), "generate");
+    /* guards: a whole name (a reference), a name no cue begins with, too
+     * short a piece */
+    snprintf(log, sizeof log, "%s    step_fn = lm.generate\n", head);
+    assert_string_equal(shown_stage(log), "unknown");
+    snprintf(log, sizeof log, "%s    feats = self.backbone\n", head);
+    assert_string_equal(shown_stage(log), "unknown");
+    snprintf(log, sizeof log, "%s    total.bac", head);
+    assert_string_equal(shown_stage(log), "unknown");
+}
+
 /* A script's own print naming the pass it starts ("run backward",
  * "Running forward...") is that pass; the pass words alone, in any other
  * sentence, name none. */
@@ -146,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_tf_while_loop_scope),
         cmocka_unit_test(test_pass_announced),
         cmocka_unit_test(test_tf_input_queue_node),
+        cmocka_unit_test(test_code_line_cut_mid_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
