@@ -2675,6 +2675,23 @@ static void drop_answered_ooms(struct oom_report *rep)
     }
 }
 
+/* diagunk16: one failure logged twice. TensorFlow's kernel logs
+ * "W …op_kernel.cc:…] OP_REQUIRES failed at …: Resource exhausted: OOM when
+ * allocating tensor …" where the op fails (OpKernelContext::
+ * CtxFailureWithWarning logs, then sets the status: tensorflow/tensorflow
+ * tensorflow/core/framework/op_kernel.cc), then the session raises ResourceExhaustedError with the node a few lines
+ * on, its own message ending the walk of the first (heldout37 h37-14: the
+ * node "…/gradients/AddN_14…" names backward). A later GPU OOM of the same
+ * framework within RAISED_LINES lines that has a stage gives it to a root
+ * cause that has none; a host look-alike after it is another failure. */
+#define RAISED_LINES 40
+
+static bool same_failure_raised(const struct oom_event *root, const struct oom_event *e)
+{
+    return e->gpu_oom && e->stage != OOM_STAGE_UNKNOWN && !strcmp(e->framework, root->framework) &&
+           e->line > root->line && e->line - root->line <= RAISED_LINES;
+}
+
 /* the root cause is a message nothing leads to (an issue's
  * title, a sentence) and names no stage; a later GPU OOM of the same paste
  * does: that is the failure the title names, shown where it happened (a
@@ -2687,9 +2704,16 @@ static void title_takes_later_stage(struct oom_report *rep)
 {
     if (rep->primary < 0) return;
     struct oom_event *root = &rep->events[rep->primary];
-    if (!root->unled || root->stage != OOM_STAGE_UNKNOWN) return;
+    if (root->stage != OOM_STAGE_UNKNOWN) return;
     for (size_t i = (size_t)rep->primary + 1; i < rep->n_events; i++) {
         const struct oom_event *e = &rep->events[i];
+        if (!root->unled) {
+            if (same_failure_raised(root, e)) {
+                root->stage = e->stage;
+                return;
+            }
+            continue;
+        }
         /* led to by its own frames or log lines, not words of its own;
          * or a message nothing leads to whose stage the tool's
          * own lines above it gave (a TensorRT build's "start building engine"

