@@ -3391,6 +3391,12 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
         {"RestoreV2", OOM_STAGE_LOAD, false}, {"save/Assign", OOM_STAGE_LOAD, false},
         {"restore_all", OOM_STAGE_LOAD, false}, {"IteratorGetNext", OOM_STAGE_DATA, false},
         {"_test_function_", OOM_STAGE_EVAL, false},
+        /* GPT-2's sampler builds its decoding loop under
+         * tf.name_scope('sample_sequence') (openai/gpt-2:src/sample.py@0e42a571,
+         * kept by gpt-2-simple and the forks that copy it): every node of it
+         * ("sample_sequence/while/concat", the KV cache's concat) generates
+         * text; back_prop=False, so no gradient scope lies under it */
+        {"sample_sequence/", OOM_STAGE_GENERATE, false},
         {"gradients/", OOM_STAGE_BACKWARD, false}, {"_grad/", OOM_STAGE_BACKWARD, false},
         {"gradient_tape/", OOM_STAGE_BACKWARD, false}, {"training/adam/", OOM_STAGE_OPTIMIZER, false},
         {"Backprop", OOM_STAGE_BACKWARD, false}, /* Conv2DBackpropInput/Filter ops */
