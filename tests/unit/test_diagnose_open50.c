@@ -128,6 +128,82 @@ static void test_oom_on_ram(void **state)
     assert_string_equal(s.kind, "host-words");
 }
 
+/* A failure whose frames name nothing, caught and chained: the chained
+ * traceback's frames are its callers and name its stage; a traceback that
+ * follows without Python's chain note is another failure's. */
+static void test_chained_traceback_stage(void **state)
+{
+    (void)state;
+    const char *inner = TB "  File \"/x/sgl_kernel/moe.py\", line 58, in moe_fused_gate\n"
+                        "    return torch.ops.sgl_kernel.moe_fused_gate.default(\n"
+                        "  File \"/x/torch/_ops.py\", line 756, in __call__\n"
+                        "    return self._op(*args, **kwargs)\n"
+                        "RuntimeError: CUDA error: out of memory\n"
+                        "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+                        "stacktrace below might be incorrect.\n"
+                        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n\n\n";
+    char log[2048];
+    snprintf(log, sizeof log, "%s%s", inner,
+             "During handling of the above exception, another exception occurred:\n\n" TB
+             "  File \"/x/sglang/srt/model_executor/cuda_graph_runner.py\", line 336, in __init__\n"
+             "    self.capture()\n"
+             "  File \"/x/sglang/srt/model_executor/cuda_graph_runner.py\", line 436, in capture\n"
+             "    ) = self.capture_one_batch_size(bs, forward)\n");
+    struct oom_event e = primary(log);
+    assert_true(e.gpu_oom);
+    assert_int_equal(e.stage, OOM_STAGE_LOAD);
+
+    snprintf(log, sizeof log, "%s%s", inner,
+             "The above exception was the direct cause of the following exception:\n\n" TB
+             "  File \"/w/train.py\", line 90, in training_step\n"
+             "    self.accelerator.backward(loss)\n"
+             "  File \"/w/wrap.py\", line 12, in backward\n"
+             "    raise OOMError(\"kernel failed\") from err\n");
+    e = primary(log);
+    assert_int_equal(e.stage, OOM_STAGE_BACKWARD);
+
+    /* guard: a later traceback with no chain note is not the caller */
+    snprintf(log, sizeof log, "%s%s", inner,
+             "Retrying after the failure.\n" TB
+             "  File \"/x/sglang/srt/model_executor/cuda_graph_runner.py\", line 436, in capture\n"
+             "    ) = self.capture_one_batch_size(bs, forward)\n"
+             "ValueError: bad batch size\n");
+    e = primary(log);
+    assert_int_equal(e.stage, OOM_STAGE_UNKNOWN);
+}
+
+/* An SDPA wrapper's frames (vLLM's vision attention) run the forward's
+ * attention; under autograd's backward they stay backward. */
+static void test_sdpa_wrapper_frames(void **state)
+{
+    (void)state;
+    const char *oom = "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 96.00 GiB. GPU 0 has a "
+                      "total capacity of 63.98 GiB of which 40.00 GiB is free.\n";
+    const char *frames = TB "  File \"/x/vllm/v1/attention/ops/vit_attn_wrappers.py\", line 268, in "
+                         "vit_torch_sdpa_wrapper\n"
+                         "    return torch.ops.vllm.torch_sdpa_wrapper(\n"
+                         "  File \"/x/vllm/v1/attention/ops/vit_attn_wrappers.py\", line 236, in "
+                         "torch_sdpa_wrapper\n"
+                         "    output_i = apply_sdpa(q_i, k_i, v_i, scale=scale)\n";
+    char log[2048];
+    snprintf(log, sizeof log, "%s%s", frames, oom);
+    struct oom_event e = primary(log);
+    assert_true(e.gpu_oom);
+    assert_int_equal(e.stage, OOM_STAGE_FORWARD);
+
+    /* guard: the same wrapper under autograd's backward */
+    snprintf(log, sizeof log,
+             TB "  File \"/w/train.py\", line 40, in <module>\n"
+                "    loss.backward()\n"
+                "  File \"/x/torch/autograd/__init__.py\", line 200, in backward\n"
+                "    Variable._execution_engine.run_backward(\n"
+                "  File \"/x/attn/sdpa_backward.py\", line 10, in sdpa_backward\n"
+                "    return grad_q @ k\n%s",
+             oom);
+    e = primary(log);
+    assert_int_equal(e.stage, OOM_STAGE_BACKWARD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +211,8 @@ int main(void)
         cmocka_unit_test(test_sglang_token_pool),
         cmocka_unit_test(test_denied_host_kill),
         cmocka_unit_test(test_oom_on_ram),
+        cmocka_unit_test(test_chained_traceback_stage),
+        cmocka_unit_test(test_sdpa_wrapper_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
