@@ -10,6 +10,7 @@
 
 #include "lib/lookalike.h"
 #include "lib/mention.h"
+#include "lib/msg.h"
 
 /* Where a row's text must stand. */
 enum where {
@@ -456,6 +457,27 @@ static void read_line_words(const char *p, size_t n, const unsigned char *used,
     *lw = (struct line_words){m.device_named, m.machine_memory};
 }
 
+/* A host failure the line's clause denies ("I can run it ... and not
+ * receive the SIGKILL(9) error. However ... I do get the following OOM
+ * error", bitsandbytes-foundation/bitsandbytes#1252 = heldout50 h50-16;
+ * "it was not killed by the OOM killer") says the host did NOT fail: no
+ * evidence, read as msg_denied reads an OOM's words. Only the failure rows:
+ * "no RAM left" names host memory running out. low is the line in lower
+ * case, as rule_matches reads it; every occurrence must be denied. */
+static bool host_failure_denied(const struct host_rule *h, const char *p, const char *low, size_t n)
+{
+    size_t t = strlen(h->rule.text);
+    if (h->kind != CONTEXT_HOST_FAILURE || !t) return false;
+    bool any = false;
+    for (const char *hit = memmem(low, n, h->rule.text, t); hit;
+         hit = memmem(hit + 1, n - (size_t)(hit + 1 - low), h->rule.text, t)) {
+        size_t i = (size_t)(hit - low);
+        if (!msg_denied(p, n, i, i + t)) return false;
+        any = true;
+    }
+    return any;
+}
+
 void context_read(const char *text, size_t len, bool title, struct context_reading *r)
 {
     memset(r, 0, sizeof *r);
@@ -491,7 +513,8 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         for (size_t k = 0; k < N_HOST_RULES && !blank && !quote; k++) {
             const struct host_rule *h = &host_rules[k];
             if (used_host[k] >= h->rule.most || (inventory && h->kind == CONTEXT_HOST_MEMORY) ||
-                !rule_matches(&h->rule, text + a, low, n, is_title, &lw))
+                !rule_matches(&h->rule, text + a, low, n, is_title, &lw) ||
+                host_failure_denied(h, text + a, low, n))
                 continue;
             used_host[k]++;
             add_hit(r, &h->rule, h->kind, a, b);

