@@ -415,6 +415,12 @@ static const struct stage_word frame_words[] = {
     {"avg_scatter_grads", OOM_STAGE_BACKWARD, false}, {"allreduce_gradients", OOM_STAGE_BACKWARD, false},
     /* Paddle's C++ stacks: eager autograd (egr::RunBackward, GradNode...) */
     {"RunBackward", OOM_STAGE_BACKWARD, false}, {"GradNode", OOM_STAGE_BACKWARD, false},
+    /* TorchScript names the two halves of a differentiable subgraph's
+     * executors "<forward op>" and "<backward op>" (DifferentiableGraphOp in
+     * pytorch/pytorch:torch/csrc/jit/runtime/graph_executor.cpp); its
+     * interpreter's traceback prints them as the frame's function, "File
+     * ".../modeling_chatglm.py", line 169, in <forward op>". (diagopen52) */
+    {", in <forward op>", OOM_STAGE_FORWARD, false}, {", in <backward op>", OOM_STAGE_BACKWARD, false},
     /* forward: modules, layers and the ops they call */
     {", in forward", OOM_STAGE_FORWARD, false}, {"forward_call", OOM_STAGE_FORWARD, false},
     /* nn.Module's _call_impl (torch 2: _wrapped_call_impl) starts a word:
@@ -1691,6 +1697,16 @@ static bool matlab_frame_line(const char *s, size_t n)
 }
 
 /* Colab folds a traceback's library frames into one line: "7 frames". */
+/* TorchScript's traceback prints each frame's source from its "def" line,
+ * unindented for a module-level function ("def gelu_impl(x):" under "File
+ * ".../modeling_chatglm.py", line 169, in <forward op>", then the body and
+ * a "~~~ <--- HERE" marker): Python code, inside the traceback. (diagopen52) */
+static bool script_def_line(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    return n > 6 && starts(s, n, "def ") && memchr(s, '(', n) && s[n - 1] == ':';
+}
+
 static bool folded_frames_line(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
@@ -1916,7 +1932,8 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67) */
-    if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
+    if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n) || script_def_line(s, n))
+        return STAGE_LINE_CODE;
     if (i > 0 && step_narration(s, n)) return STAGE_LINE_OTHER;
     /* tqdm pads a bar with no description to the left
      * ("  48%|####8     | 24/50 [00:12<00:13,  1.95it/s]"): no code.
