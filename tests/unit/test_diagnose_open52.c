@@ -108,6 +108,92 @@ static void test_torchscript_forward_op(void **state)
     assert_int_equal(primary(log).stage, OOM_STAGE_UNKNOWN);
 }
 
+/* Model-parallel set-up lines (fairscale's initialize_model_parallel, run
+ * by Meta's llama build() right before it reads the checkpoint) are the
+ * last lines above a worker killed by SIGKILL: the kill came while the
+ * model loaded (the launcher's own frames below it name no stage). */
+static void test_model_parallel_init_is_load(void **state)
+{
+    (void)state;
+    static const char kill[] =
+        "[2024-05-02 10:11:12,345] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+        "(exitcode: -9) local_rank: 0 (pid: 4242) of binary: /usr/bin/python3\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/usr/bin/torchrun\", line 8, in <module>\n"
+        "    sys.exit(main())\n";
+    char log[1024];
+    snprintf(log, sizeof log,
+             "(venv) user@box:~/llama# torchrun --nproc_per_node 1 example_text_completion.py --ckpt_dir "
+             "llama-2-7b/\n"
+             "> initializing model parallel with size 1\n"
+             "> initializing ddp with size 1\n"
+             "> initializing pipeline with size 1\n%s",
+             kill);
+    struct oom_event e = primary(log);
+    assert_false(e.gpu_oom);
+    assert_int_equal(e.stage, OOM_STAGE_LOAD);
+    snprintf(log, sizeof log,
+             "(venv) user@box:~/mlm# bash pretrain_gpt.sh\n"
+             "> initializing tensor model parallel with size 8\n%s",
+             kill);
+    assert_int_equal(primary(log).stage, OOM_STAGE_LOAD);
+    /* guard: the kill alone names no stage */
+    assert_int_equal(primary(kill).stage, OOM_STAGE_UNKNOWN);
+}
+
+/* A function named to save a data noun (features of a video, images)
+ * writes outputs, not a checkpoint; saving a model still is one. */
+static void test_save_of_outputs_is_no_checkpoint(void **state)
+{
+    (void)state;
+    static const char msg[] = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+    char log[1024];
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  File \"/work/prep/save_clip_features_video.py\", line 40, in <module>\n"
+             "    save_clip_features_video(args)\n"
+             "  File \"/work/prep/save_clip_features_video.py\", line 22, in save_clip_features_video\n"
+             "    feats = extract(frames)\n%s",
+             msg);
+    assert_int_equal(primary(log).stage, OOM_STAGE_UNKNOWN);
+    /* guard */
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  File \"/work/train.py\", line 90, in <module>\n"
+             "    save_model_weights(model, path)\n"
+             "  File \"/work/utils.py\", line 12, in save_model_weights\n"
+             "    state = {k: v.clone() for k, v in model.state_dict().items()}\n%s",
+             msg);
+    assert_int_equal(primary(log).stage, OOM_STAGE_CHECKPOINT);
+}
+
+/* A diffusion sampler's loop named for its solver (sample_euler,
+ * sample_dpmpp_2m, sample_unipc) is generation, even when the innermost
+ * frame calls the model. */
+static void test_sampler_solver_is_generate(void **state)
+{
+    (void)state;
+    static const char msg[] = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB\n";
+    char log[2048];
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  File \"/app/worker.py\", line 310, in run_job\n"
+             "    latents = pipeline_sample(model, noise)\n"
+             "  File \"/app/helpers/solvers.py\", line 77, in sample_dpmpp_2m\n"
+             "    denoised = model(x, sigmas[i] * s_in, **extra_args)\n"
+             "  File \"/app/helpers/wrapper.py\", line 20, in __call__\n"
+             "    return self.inner(x, t)\n%s",
+             msg);
+    assert_int_equal(primary(log).stage, OOM_STAGE_GENERATE);
+    /* guard: a data sampler's sample_batch is no generation */
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  File \"/app/train.py\", line 50, in sample_batch\n"
+             "    out = model(x)\n%s",
+             msg);
+    assert_int_not_equal(primary(log).stage, OOM_STAGE_GENERATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -115,6 +201,9 @@ int main(void)
         cmocka_unit_test(test_mlx_malloc_or_wait),
         cmocka_unit_test(test_rank_prefix_without_bracket),
         cmocka_unit_test(test_torchscript_forward_op),
+        cmocka_unit_test(test_model_parallel_init_is_load),
+        cmocka_unit_test(test_save_of_outputs_is_no_checkpoint),
+        cmocka_unit_test(test_sampler_solver_is_generate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
