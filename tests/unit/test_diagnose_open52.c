@@ -194,6 +194,29 @@ static void test_sampler_solver_is_generate(void **state)
     assert_int_not_equal(primary(log).stage, OOM_STAGE_GENERATE);
 }
 
+/* A device word in capitals glued to the OOM words of a title ("got
+ * CUDAout of Memory") over a traceback cut before its message: the title
+ * names the OOM. */
+static void test_device_glued_to_words(void **state)
+{
+    (void)state;
+    static const char trace[] = "\nsame here, the trace:\n\nTraceback (most recent call last):\n"
+                                "  File \"/home/u/ft/train.py\", line 190, in main\n"
+                                "    trainer.train()\n"
+                                "  File \"/usr/lib/\n";
+    char log[1024];
+    snprintf(log, sizeof log, "fine tune 13b on two A6000 got CUDAout of Memory\n%s", trace);
+    struct seen s = look(log);
+    assert_true(s.gpu_oom);
+    snprintf(log, sizeof log, "training stops: GPUout of memory\n%s", trace);
+    assert_true(look(log).gpu_oom);
+    /* guards: the capitals are no device word; a word that goes on */
+    snprintf(log, sizeof log, "fine tune got ABCout of Memory\n%s", trace);
+    assert_false(look(log).gpu_oom);
+    snprintf(log, sizeof log, "the CUDAoutput is wrong\n%s", trace);
+    assert_false(look(log).gpu_oom);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_model_parallel_init_is_load),
         cmocka_unit_test(test_save_of_outputs_is_no_checkpoint),
         cmocka_unit_test(test_sampler_solver_is_generate),
+        cmocka_unit_test(test_device_glued_to_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
