@@ -3449,11 +3449,17 @@ static const struct msg_rule rules[] = {
      * ERROR_LAUNCH_OUT_OF_RESOURCES)" (JuliaGPU/CUDA.jl lib/cudadrv/error.jl
      * showerror, code index id 2448701063; a Flux issue, heldout32 h32-85).
      * Not Intel's Unified Runtime "OUT_OF_RESOURCES" alone, nor Triton's
-     * "out of resource: shared memory" (triton-shared-memory). */
+     * "out of resource: shared memory" (triton-shared-memory). The runtime's
+     * cudaErrorInvalidConfiguration (9), "invalid configuration argument": a
+     * launch whose grid, block or shared memory exceeds the device's limits
+     * (NVIDIA's CUDA Runtime API error types), as PyTorch raises it, "CUDA
+     * error: invalid configuration argument", from xformers' flash kernel at
+     * a large resolution (pixeli99/SVD_Xtend#39 = heldout52 h52-52).
+     * (diagopen52) */
     {.kind = "cuda-launch-resources",
      .framework = "cuda",
      .any = {"LAUNCH_OUT_OF_RESOURCES", "LaunchOutOfResources",
-             "too many resources requested for launch"},
+             "too many resources requested for launch", "CUDA error: invalid configuration argument"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,

@@ -217,6 +217,25 @@ static void test_device_glued_to_words(void **state)
     assert_false(look(log).gpu_oom);
 }
 
+/* The CUDA runtime's "invalid configuration argument" (a launch's grid,
+ * block or shared memory over the device's limits), as PyTorch raises it
+ * from a flash-attention kernel: a launch-configuration look-alike, as
+ * "too many resources requested for launch" is. */
+static void test_invalid_launch_configuration(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("  File \"/usr/lib/python3/site-packages/xformers/ops/fmha/flash.py\", line 114, "
+                                 "in _flash_fwd\n"
+                                 "    ) = _C_flashattention.fwd(\n"
+                                 "RuntimeError: CUDA error: invalid configuration argument\n"
+                                 "CUDA kernel errors might be asynchronously reported at some other API call\n");
+    assert_false(e.gpu_oom);
+    assert_string_equal(e.kind, "cuda-launch-resources");
+    /* guard: the older wording of the same family */
+    e = primary("RuntimeError: CUDA error: too many resources requested for launch\n");
+    assert_string_equal(e.kind, "cuda-launch-resources");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_save_of_outputs_is_no_checkpoint),
         cmocka_unit_test(test_sampler_solver_is_generate),
         cmocka_unit_test(test_device_glued_to_words),
+        cmocka_unit_test(test_invalid_launch_configuration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
