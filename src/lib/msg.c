@@ -1660,10 +1660,13 @@ static const struct msg_rule rules[] = {
     /* ... and the device refusing a buffer of any size: "[malloc] Unable to
      * allocate 34359738368 bytes." (ml-explore/mlx mlx/backend/metal/
      * allocator.cpp and mlx/backend/cuda/allocator.cpp, the same words;
-     * "[metal::malloc]" before 2025). (diagnumsrc) */
+     * "[metal::malloc]" before 2025). (diagnumsrc) MLX of 2023 threw it
+     * from allocator::malloc_or_wait, after waiting for running tasks and
+     * trying swap: "[malloc_or_wait] Unable to allocate 12 bytes."
+     * (ml-explore/mlx:mlx/allocator.cpp, 2023). (diagopen52) */
     {.kind = "metal",
      .framework = "mlx",
-     .need = {"malloc] Unable to allocate"},
+     .any = {"malloc] Unable to allocate", "malloc_or_wait] Unable to allocate"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -3476,11 +3479,17 @@ static const struct msg_rule rules[] = {
      * ERROR_LAUNCH_OUT_OF_RESOURCES)" (JuliaGPU/CUDA.jl lib/cudadrv/error.jl
      * showerror, code index id 2448701063; a Flux issue, heldout32 h32-85).
      * Not Intel's Unified Runtime "OUT_OF_RESOURCES" alone, nor Triton's
-     * "out of resource: shared memory" (triton-shared-memory). */
+     * "out of resource: shared memory" (triton-shared-memory). The runtime's
+     * cudaErrorInvalidConfiguration (9), "invalid configuration argument": a
+     * launch whose grid, block or shared memory exceeds the device's limits
+     * (NVIDIA's CUDA Runtime API error types), as PyTorch raises it, "CUDA
+     * error: invalid configuration argument", from xformers' flash kernel at
+     * a large resolution (pixeli99/SVD_Xtend#39 = heldout52 h52-52).
+     * (diagopen52) */
     {.kind = "cuda-launch-resources",
      .framework = "cuda",
      .any = {"LAUNCH_OUT_OF_RESOURCES", "LaunchOutOfResources",
-             "too many resources requested for launch"},
+             "too many resources requested for launch", "CUDA error: invalid configuration argument"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -3598,6 +3607,20 @@ static const struct msg_rule rules[] = {
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .need = {"Torch: not enough memory: you tried to allocate"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
+    /* PyTorch's CPU allocator quoted without its "DefaultCPUAllocator: "
+     * prefix, in a title or a sentence ("Not enough memory: you tried to
+     * allocate 20971520 bytes"): the rest of the check's words,
+     * TORCH_CHECK(data, "DefaultCPUAllocator: not enough memory: you tried
+     * to allocate ", nbytes, " bytes.") in c10/core/impl/alloc_cpu.cpp
+     * (pytorch/pytorch), are its own; host RAM. (diagopen52) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"not enough memory: you tried to allocate", "Not enough memory: you tried to allocate"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -4979,15 +5002,21 @@ static size_t lit(const char *s, size_t n, size_t i, const char *l)
     return (i + k <= n && memcmp(s + i, l, k) == 0) ? i + k : 0;
 }
 
-/* "[rank3]:", "[default3]:", "[1,3]<stderr>:" */
+/* "[rank3]:", "[default3]:", "[1,3]<stderr>:"; "rank4]: torch.OutOfMemoryError"
+ * with its bracket lost where a paste's first line was cut (DiffSynth-Studio's
+ * LoRA thread, heldout52 h52-34): then only with the colon. (diagopen52) */
 static size_t pfx_bracket_rank(const char *s, size_t n, struct msg_prefix *px)
 {
-    static const char *const heads[] = {"[rank", "[default", "[Rank "};
+    static const struct {
+        const char *head;
+        bool colon; /* "]:" must follow the number */
+    } heads[] = {{"[rank", false}, {"[default", false}, {"[Rank ", false}, {"rank", true}};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
-        size_t i = lit(s, n, 0, heads[h]);
+        size_t i = lit(s, n, 0, heads[h].head);
         long long r;
         size_t k;
         if (!i || !(k = pm_int(s + i, n - i, &r)) || i + k >= n || s[i + k] != ']') continue;
+        if (heads[h].colon && (i + k + 1 >= n || s[i + k + 1] != ':')) continue;
         i += k + 1;
         if (i < n && s[i] == ':') i++;
         px->rank = (int)(r >= 0 && r < 1000000 ? r : -1);

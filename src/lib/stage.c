@@ -415,6 +415,12 @@ static const struct stage_word frame_words[] = {
     {"avg_scatter_grads", OOM_STAGE_BACKWARD, false}, {"allreduce_gradients", OOM_STAGE_BACKWARD, false},
     /* Paddle's C++ stacks: eager autograd (egr::RunBackward, GradNode...) */
     {"RunBackward", OOM_STAGE_BACKWARD, false}, {"GradNode", OOM_STAGE_BACKWARD, false},
+    /* TorchScript names the two halves of a differentiable subgraph's
+     * executors "<forward op>" and "<backward op>" (DifferentiableGraphOp in
+     * pytorch/pytorch:torch/csrc/jit/runtime/graph_executor.cpp); its
+     * interpreter's traceback prints them as the frame's function, "File
+     * ".../modeling_chatglm.py", line 169, in <forward op>". (diagopen52) */
+    {", in <forward op>", OOM_STAGE_FORWARD, false}, {", in <backward op>", OOM_STAGE_BACKWARD, false},
     /* forward: modules, layers and the ops they call */
     {", in forward", OOM_STAGE_FORWARD, false}, {"forward_call", OOM_STAGE_FORWARD, false},
     /* nn.Module's _call_impl (torch 2: _wrapped_call_impl) starts a word:
@@ -1024,6 +1030,18 @@ static const struct stage_word context_words[] = {
      * TensorFlow versions, "Loading networks from \"…pkl\"..." (NVlabs/
      * stylegan:training/training_loop.py@f3a04462): set-up, load */
     {"Constructing networks", OOM_STAGE_LOAD, false}, {"Loading networks from", OOM_STAGE_LOAD, false},
+    /* Model-parallel set-up before the weights load: fairscale's
+     * initialize_model_parallel, called by Meta's llama Llama.build before
+     * it reads the checkpoint, prints "> initializing model parallel with
+     * size 1", "> initializing ddp with size 1", "> initializing pipeline
+     * with size 1" (facebookresearch/fairscale:fairscale/nn/model_parallel/
+     * initialize.py; the next line is llama's "Loaded in 4.09 seconds");
+     * Megatron-LM's "> initializing tensor model parallel with size 8" and
+     * "... pipeline model parallel ..." precede building the model: load.
+     * (diagopen52) */
+    {"model parallel with size", OOM_STAGE_LOAD, false}, {"> initializing ddp with size", OOM_STAGE_LOAD, false},
+    {"> initializing pipeline with size", OOM_STAGE_LOAD, false},
+    {"> initializing data parallel with size", OOM_STAGE_LOAD, false},
     /* a server that said it serves:
      * A server prints that it listens only once its model is loaded (and
      * warmed up): what fails after that line fails while it answers a
@@ -1698,6 +1716,16 @@ static bool matlab_frame_line(const char *s, size_t n)
 }
 
 /* Colab folds a traceback's library frames into one line: "7 frames". */
+/* TorchScript's traceback prints each frame's source from its "def" line,
+ * unindented for a module-level function ("def gelu_impl(x):" under "File
+ * ".../modeling_chatglm.py", line 169, in <forward op>", then the body and
+ * a "~~~ <--- HERE" marker): Python code, inside the traceback. (diagopen52) */
+static bool script_def_line(const char *s, size_t n)
+{
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
+    return n > 6 && starts(s, n, "def ") && memchr(s, '(', n) && s[n - 1] == ':';
+}
+
 static bool folded_frames_line(const char *s, size_t n)
 {
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) n--;
@@ -1923,7 +1951,8 @@ enum stage_line stage_line_kind(const char *body, size_t len)
         return STAGE_LINE_FRAME;
     /* Frames left out by the one who pasted: "...", "…"; Colab's fold of
      * library frames, "7 frames" (corpus-heldout15 h15-67) */
-    if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n)) return STAGE_LINE_CODE;
+    if (elision_line(s, n) || rule_line(s, n) || folded_frames_line(s, n) || script_def_line(s, n))
+        return STAGE_LINE_CODE;
     if (i > 0 && step_narration(s, n)) return STAGE_LINE_OTHER;
     /* tqdm pads a bar with no description to the left
      * ("  48%|####8     | 24/50 [00:12<00:13,  1.95it/s]"): no code.
@@ -2288,7 +2317,16 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
  *   "test_loop": pointMLP's part segmentation main.py train -> test_epoch,
  *   heldout40 h40-04): evaluation. "test" alone stays no stage (test.py
  *   runs inference). */
-/* make + a served model's object names its set-up, load:
+/* - sample + a diffusion solver's name is a sampler's loop: k-diffusion's
+ *   sample_euler, sample_heun, sample_lms, sample_dpm_2, sample_dpmpp_2m
+ *   (crowsonkb/k-diffusion:k_diffusion/sampling.py), ComfyUI's sample_lcm,
+ *   sample_deis, sample_ipndm (comfy/k_diffusion/sampling.py), FramePack's
+ *   sample_unipc (lllyasviel/FramePack diffusers_helper/k_diffusion/
+ *   uni_pc_fm.py; FP-Studio/framepack-studio#111 = heldout52 h52-06, the
+ *   video model called inside it): generate. (diagopen52)
+ * - save + a data noun as the name's last part writes outputs (frames,
+ *   features, images), not a checkpoint: "save_dino_embed_video".
+ * make + a served model's object names its set-up, load:
  * an engine or server creates the model (instance, session, executor,
  * runner) before it serves anything. lmdeploy TurboMind's
  * "_create_model_instance" -> "model_comm.create_model_instance(" at
@@ -2303,7 +2341,8 @@ static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, co
 enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTIM = 16, ROLE_STEP = 32,
        ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
        ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768,
-       ROLE_TEST = 65536, ROLE_EPOCH = 131072, ROLE_LOADER = 262144 };
+       ROLE_TEST = 65536, ROLE_EPOCH = 131072, ROLE_LOADER = 262144, ROLE_SAVE = 524288,
+       ROLE_SOLVER = 1048576 };
 static const struct {
     const char *part;
     unsigned role;
@@ -2321,7 +2360,10 @@ static const struct {
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
     {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
-    {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH}, {"loader", ROLE_LOADER},
+    {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH}, {"loader", ROLE_LOADER}, {"save", ROLE_SAVE},
+    {"euler", ROLE_SOLVER}, {"heun", ROLE_SOLVER}, {"lms", ROLE_SOLVER}, {"dpm", ROLE_SOLVER},
+    {"dpmpp", ROLE_SOLVER}, {"unipc", ROLE_SOLVER}, {"lcm", ROLE_SOLVER}, {"deis", ROLE_SOLVER},
+    {"ipndm", ROLE_SOLVER},
     {"create", ROLE_MAKE}, {"init", ROLE_MAKE}, {"initialize", ROLE_MAKE}, {"initialise", ROLE_MAKE},
     {"instantiate", ROLE_MAKE}, {"construct", ROLE_MAKE}, {"setup", ROLE_MAKE}, {"build", ROLE_BUILD},
     {"model", ROLE_SERVED | ROLE_MODEL}, {"engine", ROLE_SERVED}, {"instance", ROLE_SERVED},
@@ -2339,10 +2381,14 @@ static unsigned part_roles(const char *part, size_t n)
 static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
 {
     if ((roles & ROLE_LOAD) && data_last) bits = (bits & ~(1u << OOM_STAGE_LOAD)) | 1u << OOM_STAGE_DATA;
+    /* save + a data noun last writes the program's outputs, no checkpoint:
+     * dino-tracker's preprocessing "save_dino_embed_video" (features of a
+     * video's frames, heldout52 h52-53), "save_images" (diagopen52) */
+    if ((roles & ROLE_SAVE) && data_last) bits &= ~(1u << OOM_STAGE_CHECKPOINT);
     if ((roles & (ROLE_UPDATE | ROLE_PARAMS)) == (ROLE_UPDATE | ROLE_PARAMS) ||
         ((roles & ROLE_OPTIM) && (roles & (ROLE_UPDATE | ROLE_STEP))))
         bits |= 1u << OOM_STAGE_OPTIMIZER;
-    if ((roles & ROLE_SAMPLE) && (roles & (ROLE_REVERSE | ROLE_LOOP))) bits |= 1u << OOM_STAGE_GENERATE;
+    if ((roles & ROLE_SAMPLE) && (roles & (ROLE_REVERSE | ROLE_LOOP | ROLE_SOLVER))) bits |= 1u << OOM_STAGE_GENERATE;
     if ((roles & (ROLE_EMA | ROLE_UPDATE)) == (ROLE_EMA | ROLE_UPDATE)) bits |= 1u << OOM_STAGE_OPTIMIZER;
     if ((roles & (ROLE_ESTIMATE | ROLE_LOSS)) == (ROLE_ESTIMATE | ROLE_LOSS)) bits |= 1u << OOM_STAGE_EVAL;
     if ((roles & ROLE_TEST) && (roles & (ROLE_EPOCH | ROLE_LOOP))) bits |= 1u << OOM_STAGE_EVAL;
