@@ -25,6 +25,7 @@
 #include "lib/runcfg.h"
 #include "lib/snapshot.h"
 #include "lib/steps.h"
+#include "lib/strbuf.h"
 #include "lib/units.h"
 #include "lib/verdict.h"
 #include "render/color.h"
@@ -163,10 +164,9 @@ static char **rank_logs(const char *arg, const char *dir, size_t *n)
         char path[4096];
         if (fsutil_join(path, sizeof path, logs, name, &err) < 0) continue;
         if (*n == cap) {
-            size_t nc = cap ? cap * 2 : 8;
-            char **grown = realloc(out, nc * sizeof *out);
+            char **grown = strbuf_grow(out, &cap, *n + 1, sizeof *out, SIZE_MAX);
             if (!grown) break;
-            out = grown, cap = nc;
+            out = grown;
         }
         if (!(out[*n] = strdup(path))) break;
         (*n)++;

@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "lib/lint.h"
 #include "lib/pylex.h"
+#include "lib/strbuf.h"
 #include "lib/units.h"
 #include "render/json.h"
 #include "sys/fsutil.h"
@@ -504,10 +505,9 @@ static void lint_stdin(struct lint_cli *c)
     const char *name = c->stdin_name ? c->stdin_name : STDIN_NAME;
     while (buf) {
         if (len == cap) {
-            char *b = cap < PYLEX_MAX_BYTES ? realloc(buf, cap * 2) : NULL;
+            char *b = strbuf_grow(buf, &cap, cap + 1, 1, PYLEX_MAX_BYTES);
             if (!b) break;
             buf = b;
-            cap *= 2;
         }
         size_t got = fread(buf + len, 1, cap - len, stdin);
         len += got;

@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "lib/strbuf.h"
+
 #define KMIN_BLOCK 512LL
 #define KSMALL_SIZE 1048576LL
 #define KSMALL_BUFFER 2097152LL
@@ -48,12 +50,12 @@ static int new_block(struct allocsim *s)
         }
     s->reuse = s->n;
     if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 256;
-        if (cap > ALLOCSIM_MAX_BLOCKS) return -1;
-        struct allocsim_block *nb = realloc(s->b, (size_t)cap * sizeof *nb);
+        size_t cap = (size_t)s->cap;
+        struct allocsim_block *nb =
+            strbuf_grow(s->b, &cap, cap + 1, sizeof *nb, ALLOCSIM_MAX_BLOCKS);
         if (!nb) return -1;
         s->b = nb;
-        s->cap = cap;
+        s->cap = (int)cap;
     }
     return s->n++;
 }

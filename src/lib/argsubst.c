@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
+
 char *argsubst(const char *arg, const char *const *keys, const char *const *vals, size_t n)
 {
     size_t cap = strlen(arg) + 1, len = 0;
@@ -22,8 +24,7 @@ char *argsubst(const char *arg, const char *const *keys, const char *const *vals
         }
         size_t add = rep ? strlen(rep) : 1;
         if (len + add + 1 > cap) {
-            cap = (len + add + 1) * 2;
-            char *grown = cap > ARGSUBST_MAX ? NULL : realloc(out, cap);
+            char *grown = strbuf_grow(out, &cap, len + add + 1, 1, ARGSUBST_MAX);
             if (!grown) {
                 free(out);
                 return NULL;

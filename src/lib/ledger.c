@@ -216,12 +216,10 @@ static int field_append(struct field *f, const char *p, size_t n)
 {
     if (f->skip) return 0;
     if (f->len + n + 1 >= f->cap) {
-        size_t cap = f->cap ? f->cap : 32;
-        while (f->len + n + 1 >= cap) cap *= 2;
-        char *b = realloc(f->buf, cap);
+        /* + 2: the test above is >=, so one byte more than the NUL */
+        char *b = strbuf_grow(f->buf, &f->cap, f->len + n + 2, 1, SIZE_MAX);
         if (!b) return -1;
         f->buf = b;
-        f->cap = cap;
     }
     memcpy(f->buf + f->len, p, n);
     f->len += n;
@@ -238,11 +236,9 @@ static int record_new_field(struct record *r)
 {
     if (r->n == r->made) {
         if (r->made == r->cap) {
-            size_t cap = r->cap ? r->cap * 2 : 24;
-            struct field *f = realloc(r->f, cap * sizeof *f);
+            struct field *f = strbuf_grow(r->f, &r->cap, r->made + 1, sizeof *f, SIZE_MAX);
             if (!f) return -1;
             r->f = f;
-            r->cap = cap;
         }
         memset(&r->f[r->made++], 0, sizeof r->f[0]);
     }
@@ -385,11 +381,10 @@ static int take_row(struct reader *rd, struct record *r)
 {
     struct ledger *lg = rd->lg;
     if (lg->n == lg->cap) {
-        size_t cap = lg->cap ? lg->cap * 2 : 16;
-        struct ledger_row *rows = realloc(lg->rows, cap * sizeof *rows);
+        struct ledger_row *rows =
+            strbuf_grow(lg->rows, &lg->cap, lg->n + 1, sizeof *rows, SIZE_MAX);
         if (!rows) return -1;
         lg->rows = rows;
-        lg->cap = cap;
     }
     struct ledger_row *row = &lg->rows[lg->n];
     ledger_row_init(row);
@@ -643,10 +638,11 @@ static bool first_record_ends(const char *text, size_t len)
 static int stream_head(struct ledger_stream *s, const char *text, size_t len, bool last, struct oomlab_err *err)
 {
     if (s->head_len + len + 1 > s->head_cap) {
-        size_t cap = (s->head_len + len + 1) * 2;
-        char *h = realloc(s->head, cap);
+        char *h = len > SIZE_MAX - 1 - s->head_len
+                      ? NULL
+                      : strbuf_grow(s->head, &s->head_cap, s->head_len + len + 1, 1, SIZE_MAX);
         if (!h) return oomlab_err_set(err, "%s: out of memory", s->rd.name);
-        s->head = h, s->head_cap = cap;
+        s->head = h;
     }
     memcpy(s->head + s->head_len, text, len);
     s->head_len += len;
@@ -1475,11 +1471,9 @@ static int synth_job_row(struct ledger_row *out, struct ledger_row *const *g, si
 static int push_row(struct ledger_row **rows, size_t *n, size_t *cap, struct ledger_row row)
 {
     if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 16;
-        struct ledger_row *p = realloc(*rows, c * sizeof *p);
+        struct ledger_row *p = strbuf_grow(*rows, cap, *n + 1, sizeof *p, SIZE_MAX);
         if (!p) return -1;
         *rows = p;
-        *cap = c;
     }
     (*rows)[(*n)++] = row;
     return 0;
@@ -1601,12 +1595,10 @@ int ledger_take_rows(struct ledger *dst, struct ledger *src, struct oomlab_err *
     unprepare(src);
     for (size_t i = 0; i < src->n; i++) {
         if (dst->n == dst->cap) {
-            size_t c = dst->cap ? dst->cap * 2 : 16;
-            while (c < dst->n + src->n - i) c *= 2;
-            struct ledger_row *p = realloc(dst->rows, c * sizeof *p);
+            struct ledger_row *p =
+                strbuf_grow(dst->rows, &dst->cap, dst->n + src->n - i, sizeof *p, SIZE_MAX);
             if (!p) return oomlab_err_set(err, "out of memory");
             dst->rows = p;
-            dst->cap = c;
         }
         dst->rows[dst->n++] = src->rows[i];
     }

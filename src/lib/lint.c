@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "lib/pylex.h"
+#include "lib/strbuf.h"
 
 const struct lint_rule lint_rules[] = {
     [LR_LOSS_ACCUMULATED] = {"loss-accumulated",
@@ -127,11 +128,9 @@ int lint_rule_index(const char *id)
 int lint_report_add(struct lint_report *r, size_t rule, uint32_t line, uint32_t col)
 {
     if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 16;
-        struct lint_finding *v = realloc(r->v, cap * sizeof *v);
+        struct lint_finding *v = strbuf_grow(r->v, &r->cap, r->n + 1, sizeof *v, SIZE_MAX);
         if (!v) return -1;
         r->v = v;
-        r->cap = cap;
     }
     r->v[r->n++] = (struct lint_finding){.rule = (uint32_t)rule, .line = line, .col = col};
     return 0;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
+
 #define BLOCK_STACK (PYLEX_MAX_INDENT + 2)
 
 static const struct {
@@ -30,11 +32,9 @@ static int add_stmt(struct builder *b, enum lint_stmt_kind kind, size_t first, s
 {
     struct lint_tree *t = b->t;
     if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        struct lint_stmt *s = realloc(t->stmts, cap * sizeof *s);
+        struct lint_stmt *s = strbuf_grow(t->stmts, &t->cap, t->n + 1, sizeof *s, SIZE_MAX);
         if (!s) return oomlab_err_set(b->err, "out of memory");
         t->stmts = s;
-        t->cap = cap;
     }
     t->stmts[t->n] = (struct lint_stmt){.first = (uint32_t)first,
                                         .end = (uint32_t)end,

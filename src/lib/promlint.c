@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
+
 #define NAME_MAX_LEN 200
 #define LABELS_MAX 32
 #define SERIES_MAX 200000
@@ -70,10 +72,9 @@ static struct family *find(struct lint *l, const char *name, long *index)
 static struct family *add_family(struct lint *l, const char *name)
 {
     if (l->n_fam == l->cap_fam) {
-        size_t want = l->cap_fam ? l->cap_fam * 2 : 16;
-        struct family *g = realloc(l->fam, want * sizeof *g);
+        struct family *g = strbuf_grow(l->fam, &l->cap_fam, l->n_fam + 1, sizeof *g, SIZE_MAX);
         if (!g) return NULL;
-        l->fam = g, l->cap_fam = want;
+        l->fam = g;
     }
     struct family *f = &l->fam[l->n_fam++];
     memset(f, 0, sizeof *f);
@@ -289,10 +290,9 @@ static int sample(struct lint *l, const char *s, size_t len, long line)
     f->sampled = true;
     if (l->n_ser == SERIES_MAX) return oomlab_err_at(l->err, l->file, line, 1, "too many series");
     if (l->n_ser == l->cap_ser) {
-        size_t want = l->cap_ser ? l->cap_ser * 2 : 64;
-        struct series *g = realloc(l->ser, want * sizeof *g);
+        struct series *g = strbuf_grow(l->ser, &l->cap_ser, l->n_ser + 1, sizeof *g, SERIES_MAX);
         if (!g) return oomlab_err_set(l->err, "out of memory");
-        l->ser = g, l->cap_ser = want;
+        l->ser = g;
     }
     char *k = strdup(key);
     if (!k) return oomlab_err_set(l->err, "out of memory");

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
+
 #define FSTRING_MAX_NEST 32
 
 struct lexer {
@@ -31,15 +33,13 @@ static int push(struct lexer *L, enum pytok_kind kind, size_t start, size_t end,
             return oomlab_err_set(L->err, "%u:1: more than %u tokens; file not linted", L->line,
                                   PYLEX_MAX_TOKENS);
         }
-        size_t cap = lx->cap ? lx->cap * 2 : 1024;
-        if (cap > PYLEX_MAX_TOKENS) cap = PYLEX_MAX_TOKENS;
-        struct pytok *t = realloc(lx->toks, cap * sizeof *t);
+        struct pytok *t =
+            strbuf_grow(lx->toks, &lx->cap, lx->ntoks + 1, sizeof *t, PYLEX_MAX_TOKENS);
         if (!t) {
             L->failed = 1;
             return oomlab_err_set(L->err, "out of memory");
         }
         lx->toks = t;
-        lx->cap = cap;
     }
     lx->toks[lx->ntoks++] = (struct pytok){.off = (uint32_t)start,
                                            .len = (uint32_t)(end - start),

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/msg.h"
+#include "lib/strbuf.h"
 #include "lib/units.h"
 
 void rankstats_init(struct rankstats *rs)
@@ -30,11 +31,11 @@ void rankstats_release(struct rankstats *rs)
 static bool cover(struct rankstats *rs, int rank)
 {
     if ((size_t)rank < rs->n_slot) return true;
-    size_t n = (size_t)rank + 1 < 2 * rs->n_slot ? 2 * rs->n_slot : (size_t)rank + 1;
-    size_t *slot = realloc(rs->slot, n * sizeof *slot);
+    size_t n = rs->n_slot, n_seen = rs->n_slot;
+    size_t *slot = strbuf_grow(rs->slot, &n, (size_t)rank + 1, sizeof *slot, SIZE_MAX);
     if (!slot) return false;
     rs->slot = slot;
-    unsigned char *seen = realloc(rs->seen, n);
+    unsigned char *seen = strbuf_grow(rs->seen, &n_seen, n, 1, SIZE_MAX);
     if (!seen) return false;
     rs->seen = seen;
     memset(slot + rs->n_slot, 0, (n - rs->n_slot) * sizeof *slot);
@@ -48,13 +49,12 @@ static long add_entry(struct rankstats *rs, int rank, int attempt)
 {
     if (!cover(rs, rank)) return -1;
     if (rs->n == rs->cap) {
-        size_t c = rs->cap ? 2 * rs->cap : 16;
-        struct rankstats_rank *r = realloc(rs->r, c * sizeof *r);
+        struct rankstats_rank *r = strbuf_grow(rs->r, &rs->cap, rs->n + 1, sizeof *r, SIZE_MAX);
         if (!r) {
             rs->failed = true;
             return -1;
         }
-        rs->r = r, rs->cap = c;
+        rs->r = r;
     }
     rs->r[rs->n] = (struct rankstats_rank){.rank = rank, .attempt = attempt, .peak_alloc = -1,
                                            .peak_reserved = -1, .oom_stage = OOM_STAGE_UNKNOWN,

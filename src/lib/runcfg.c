@@ -241,11 +241,10 @@ static int extra_put(struct runcfg *cfg, const char *key, const char *value, boo
                 return 0;
             }
     if (cfg->n_extra == cfg->cap_extra) { /* doubling: a config of many keys stays linear */
-        size_t cap = cfg->cap_extra ? 2 * cfg->cap_extra : 16;
-        struct runcfg_kv *grown = realloc(cfg->extra, cap * sizeof *grown);
+        struct runcfg_kv *grown =
+            strbuf_grow(cfg->extra, &cfg->cap_extra, cfg->n_extra + 1, sizeof *grown, SIZE_MAX);
         if (!grown) return -1;
         cfg->extra = grown;
-        cfg->cap_extra = cap;
     }
     struct runcfg_kv *p = cfg->extra;
     char *k = strdup(key), *v = strdup(value);

@@ -17,6 +17,7 @@
 #include "lib/msg.h"
 #include "lib/stage.h"
 #include "lib/steps.h"
+#include "lib/strbuf.h"
 
 #define CTX_MAX 4096
 #define MSG_BEFORE_MAX 8192
@@ -2016,11 +2017,12 @@ static int store(struct scan *s, const struct oom_event *ev, enum add_action act
             return 0;
         }
         if (rep->n_events == s->cap) {
-            size_t cap = s->cap ? s->cap * 2 : 8;
-            struct oom_event *e = realloc(rep->events, cap * sizeof *e);
+            size_t cap = s->cap, meta_cap = s->cap;
+            struct oom_event *e =
+                strbuf_grow(rep->events, &cap, rep->n_events + 1, sizeof *e, OOM_MAX_EVENTS);
             if (!e) return -1;
             rep->events = e;
-            uint32_t *meta = realloc(s->meta, cap * sizeof *meta);
+            uint32_t *meta = strbuf_grow(s->meta, &meta_cap, cap, sizeof *meta, OOM_MAX_EVENTS);
             if (!meta) return -1;
             s->meta = meta;
             s->cap = cap;

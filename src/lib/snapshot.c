@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
+
 #define MiB (1024LL * 1024)
 #define SNAP_MAX_ACCS 256 /* trace lists waiting for their device */
 #define SNAP_MAX_LIVE (1u << 26)
@@ -106,11 +108,11 @@ static uint32_t intern(struct snapshot *s, const char *text, size_t library)
             return id;
         }
     if (s->n_stacks + 2 > s->stacks_cap) {
-        size_t cap = s->stacks_cap ? s->stacks_cap * 2 : 256;
-        char **st = realloc(s->stacks, cap * sizeof *st);
+        size_t cap = s->stacks_cap, lib_cap = s->stacks_cap;
+        char **st = strbuf_grow(s->stacks, &cap, s->n_stacks + 2, sizeof *st, SIZE_MAX);
         if (!st) return 0;
         s->stacks = st;
-        size_t *lib = realloc(s->stack_lib, cap * sizeof *lib);
+        size_t *lib = strbuf_grow(s->stack_lib, &lib_cap, cap, sizeof *lib, SIZE_MAX);
         if (!lib) return 0;
         s->stack_lib = lib;
         s->stacks_cap = cap;
@@ -267,12 +269,10 @@ static uint32_t stack_of(struct snapshot *s, const struct pk_obj *frames)
     if ((in->memo_used + 1) * 2 > SNAP_MEMO_SLOTS || len > SNAP_MEMO_BYTES - in->keys_used)
         return id;
     if (in->keys_used + len > in->keys_cap) {
-        size_t cap = in->keys_cap ? in->keys_cap : 64u << 10;
-        while (cap < in->keys_used + len) cap *= 2;
-        unsigned char *k = realloc(in->keys, cap);
+        unsigned char *k =
+            strbuf_grow(in->keys, &in->keys_cap, in->keys_used + len, 1, SNAP_MEMO_BYTES);
         if (!k) return id;
         in->keys = k;
-        in->keys_cap = cap;
     }
     memcpy(in->keys + in->keys_used, key, len);
     in->memo[i] = (struct stack_memo){h, in->keys_used, len, id, true};
@@ -316,11 +316,10 @@ static int add_live(struct snapshot *s, int device, uint32_t stack, int64_t byte
         }
     }
     if (s->n_groups == s->groups_cap) {
-        size_t cap = s->groups_cap ? s->groups_cap * 2 : 256;
-        struct snap_group *ng = realloc(s->groups, cap * sizeof *ng);
+        struct snap_group *ng =
+            strbuf_grow(s->groups, &s->groups_cap, s->n_groups + 1, sizeof *ng, SIZE_MAX);
         if (!ng) return -1;
         s->groups = ng;
-        s->groups_cap = cap;
     }
     s->groups[s->n_groups] = (struct snap_group){stack, device, bytes, 1};
     in->group_index[h] = ++s->n_groups;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/strbuf.h"
 #include "lib/units.h"
 
 /* ---- line scanning ------------------------------------------------------ */
@@ -855,11 +856,9 @@ static int append(struct steps_series *s, const struct steps_point *pt)
 {
     if (s->n == STEPS_SERIES_CAP) compact(s);
     if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        struct steps_point *p = realloc(s->points, cap * sizeof *p);
+        struct steps_point *p = strbuf_grow(s->points, &s->cap, s->n + 1, sizeof *p, SIZE_MAX);
         if (!p) return -1;
         s->points = p;
-        s->cap = cap;
     }
     s->points[s->n++] = *pt;
     return 0;

@@ -15,20 +15,34 @@ bool strbuf_add(struct strbuf *b, const void *data, size_t n)
         return false;
     }
     if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
+        char *p = strbuf_grow(b->s, &b->cap, b->n + n + 1 > 256 ? b->n + n + 1 : 256, 1, STRBUF_MAX);
         if (!p) {
             b->failed = true;
             return false;
         }
         b->s = p;
-        b->cap = cap;
     }
     memcpy(b->s + b->n, data, n);
     b->n += n;
     b->s[b->n] = '\0';
     return true;
+}
+
+void *strbuf_grow(void *p, size_t *cap, size_t need, size_t elem, size_t max)
+{
+    if (need <= *cap) return p;
+    if (need > max || elem == 0) return NULL;
+    size_t ncap = *cap == 0 ? 16 : *cap > max / 2 ? max : *cap * 2;
+    if (ncap < need) ncap = need;
+    if (ncap > max) ncap = max;
+    if (ncap > SIZE_MAX / elem) {
+        if (need > SIZE_MAX / elem) return NULL;
+        ncap = SIZE_MAX / elem; /* doubling would overflow; need still fits */
+    }
+    void *grown = realloc(p, ncap * elem);
+    if (!grown) return NULL;
+    *cap = ncap;
+    return grown;
 }
 
 bool strbuf_adds(struct strbuf *b, const char *s)

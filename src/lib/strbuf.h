@@ -24,6 +24,15 @@ bool strbuf_add(struct strbuf *b, const void *data, size_t n);
 bool strbuf_adds(struct strbuf *b, const char *s);
 void strbuf_release(struct strbuf *b);
 
+/* Grow the array p of *cap elements of elem bytes so that it holds at
+ * least need (need <= *cap: p as it is). The new capacity doubles the old
+ * one (16 when there was none), is at least need and at most max; the
+ * byte count is checked before realloc. Returns the new array and sets
+ * *cap, or NULL with p and *cap left as they were (still the caller's to
+ * free) when need is past max, the bytes overflow or realloc fails. Pass
+ * SIZE_MAX as max where only the overflow bounds it. */
+void *strbuf_grow(void *p, size_t *cap, size_t need, size_t elem, size_t max);
+
 /* Levenshtein distance of a and b, letters compared case-blind (every
  * did-you-mean names a key or a model whose case the user may not have
  * typed); SIZE_MAX when either is longer than STRBUF_DISTANCE_MAX. */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
+
 #define MAX_STEPS (1L << 24) /* 16M optimizer steps; later ones are counted bad */
 #define MAX_RANK (1L << 20)
 #define N_COLS 10
@@ -73,12 +75,9 @@ static int grow_steps(struct fold *fo, size_t need)
 {
     if (need <= fo->n) return 0;
     if (need > fo->cap) {
-        size_t cap = fo->cap ? fo->cap : 256;
-        while (cap < need) cap *= 2;
-        struct per_step *p = realloc(fo->steps, cap * sizeof *p);
+        struct per_step *p = strbuf_grow(fo->steps, &fo->cap, need, sizeof *p, SIZE_MAX);
         if (!p) return -1;
         fo->steps = p;
-        fo->cap = cap;
     }
     for (size_t i = fo->n; i < need; i++) fo->steps[i] = (struct per_step){-1, -1};
     fo->n = need;
@@ -90,9 +89,8 @@ static int mark_rank(struct fold *fo, int64_t rank)
     if (rank < 0) { fo->unranked = true; return 0; }
     size_t byte = (size_t)rank / 8;
     if (byte >= fo->ranks_cap) {
-        size_t cap = fo->ranks_cap ? fo->ranks_cap : 64;
-        while (cap <= byte) cap *= 2;
-        unsigned char *p = realloc(fo->ranks, cap);
+        size_t cap = fo->ranks_cap;
+        unsigned char *p = strbuf_grow(fo->ranks, &cap, byte + 1, 1, SIZE_MAX);
         if (!p) return -1;
         memset(p + fo->ranks_cap, 0, cap - fo->ranks_cap);
         fo->ranks = p;

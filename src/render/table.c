@@ -63,12 +63,9 @@ static const char *cell_text(const struct table *t, size_t r, size_t c)
 static int text_reserve(struct table *t, size_t need)
 {
     if (t->text_len + need <= t->text_cap) return 0;
-    size_t cap = t->text_cap ? t->text_cap : 256;
-    while (cap < t->text_len + need) cap *= 2;
-    char *p = realloc(t->text, cap);
+    char *p = strbuf_grow(t->text, &t->text_cap, t->text_len + need, 1, SIZE_MAX);
     if (!p) return -1;
     t->text = p;
-    t->text_cap = cap;
     return 0;
 }
 
@@ -77,12 +74,13 @@ int table_add(struct table *t, const char *const *cells)
     size_t rows_cap = t->cap, need = 0, len[TABLE_MAX_COLS];
     for (size_t i = 0; i < t->ncols; i++) need += (len[i] = strlen(cells[i] ? cells[i] : "-")) + 1;
     if (t->nrows + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 16;
-        size_t *o = realloc(t->offset, cap * t->ncols * sizeof *o);
+        size_t cap = t->cap; /* a row of ncols offsets (and colours) is one element */
+        size_t *o = strbuf_grow(t->offset, &cap, t->nrows + 1, t->ncols * sizeof *o, SIZE_MAX);
         if (!o) return -1;
         t->offset = o;
         if (t->colors) {
-            const char **k = realloc(t->colors, cap * t->ncols * sizeof *k);
+            size_t kcap = t->cap;
+            const char **k = strbuf_grow(t->colors, &kcap, cap, t->ncols * sizeof *k, SIZE_MAX);
             if (!k) return -1;
             t->colors = k;
         }

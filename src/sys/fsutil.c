@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/strbuf.h"
+
 int fsutil_join(char *buf, size_t size, const char *dir, const char *name,
                 struct oomlab_err *err)
 {
@@ -273,11 +275,11 @@ static int read_capped(int fd, const char *path, size_t max, bool pipe_ok, char 
     while (buf) {
         if (got == cap) { /* grew past st_size: keep reading, up to max + 1 to tell "too large" */
             if (cap > max) break;
-            size_t next = cap > max / 2 ? max + 1 : cap * 2;
-            char *grown = realloc(buf, next + 1);
+            size_t room = cap + 1; /* cap bytes and the NUL */
+            char *grown = strbuf_grow(buf, &room, room + 1, 1, max + 2);
             if (!grown) break;
             buf = grown;
-            cap = next;
+            cap = room - 1;
         }
         ssize_t n = is_pipe ? read(fd, buf + got, cap - got) : pread(fd, buf + got, cap - got, (off_t)got);
         if (n < 0 && errno == EINTR) continue;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/strbuf.h"
 #include "sys/fsutil.h"
 
 #define MAX_SHARDS 100000
@@ -147,7 +148,7 @@ static char **shard_names(const char *shards, size_t *n, char *skipped, size_t s
             continue;
         }
         if (*n == cap) {
-            char **p = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *p);
+            char **p = strbuf_grow(names, &cap, *n + 1, sizeof *p, MAX_SHARDS);
             if (!p) break;
             names = p;
         }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/strbuf.h"
 #include "lib/units.h"
 #include "sys/fsutil.h"
 #include "sys/proc.h"
@@ -69,13 +70,12 @@ static void append(struct memlog *ml, const char *fmt, ...)
             ml->len += (size_t)n;
             return;
         }
-        size_t want = ml->cap * 2 + (size_t)n + 1;
-        char *grown = realloc(ml->buf, want);
+        char *grown = strbuf_grow(ml->buf, &ml->cap, ml->len + (size_t)n + 1, 1, SIZE_MAX);
         if (!grown) {
             ml->lost = true; /* flush drops the whole tick rather than write half a row */
             return;
         }
-        ml->buf = grown, ml->cap = want;
+        ml->buf = grown;
     }
 }
 

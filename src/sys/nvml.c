@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
 #include "lib/units.h"
 #include "sys/nvml_abi.h"
 
@@ -346,10 +347,9 @@ static int add_proc(struct nvml_proc **list, size_t *n, size_t *cap, unsigned pi
         return 0;
     }
     if (*n == *cap) {
-        size_t want = *cap ? *cap * 2 : 16;
-        struct nvml_proc *grown = realloc(*list, want * sizeof **list);
+        struct nvml_proc *grown = strbuf_grow(*list, cap, *n + 1, sizeof **list, SIZE_MAX);
         if (!grown) return -1;
-        *list = grown, *cap = want;
+        *list = grown;
     }
     (*list)[(*n)++] = (struct nvml_proc){.pid = pid, .used = used, .graphics = graphics};
     return 0;

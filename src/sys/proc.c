@@ -15,6 +15,7 @@
 
 #include "lib/launcher.h"
 #include "lib/procstat.h"
+#include "lib/strbuf.h"
 #include "sys/fsutil.h"
 
 #define TREE_DEPTH_MAX 256
@@ -163,15 +164,14 @@ int proc_descendants(pid_t root, pid_t **out, size_t *n, struct oomlab_err *err)
         long pid = strtol(e->d_name, &end, 10);
         if (*end || pid <= 0 || pid == root || !proc_in_tree((pid_t)pid, root)) continue;
         if (*n == cap) {
-            size_t want = cap ? cap * 2 : 32;
-            pid_t *grown = realloc(*out, want * sizeof **out);
+            pid_t *grown = strbuf_grow(*out, &cap, *n + 1, sizeof **out, SIZE_MAX);
             if (!grown) {
                 closedir(d);
                 free(*out);
                 *out = NULL, *n = 0;
                 return oomlab_err_set(err, "out of memory");
             }
-            *out = grown, cap = want;
+            *out = grown;
         }
         (*out)[(*n)++] = (pid_t)pid;
     }

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -24,6 +25,33 @@ static void test_append_and_grow(void **state)
     strbuf_release(&b);
     assert_null(b.s);
     assert_int_equal(b.n, 0);
+}
+
+static void test_grow(void **state)
+{
+    (void)state;
+    size_t cap = 0;
+    int *v = strbuf_grow(NULL, &cap, 1, sizeof *v, 100);
+    assert_non_null(v);
+    assert_int_equal(cap, 16);                          /* the first room */
+    for (int i = 0; i < 16; i++) v[i] = i;
+    assert_ptr_equal(strbuf_grow(v, &cap, 16, sizeof *v, 100), v); /* room already */
+    int *w = strbuf_grow(v, &cap, 17, sizeof *v, 100);
+    assert_non_null(w);
+    assert_int_equal(cap, 32);                          /* doubled */
+    assert_int_equal(w[15], 15);                        /* kept across the move */
+    v = strbuf_grow(w, &cap, 70, sizeof *v, 100);
+    assert_int_equal(cap, 70);                          /* need beats doubling */
+    v = strbuf_grow(v, &cap, 71, sizeof *v, 100);
+    assert_int_equal(cap, 100);                         /* doubling stops at the cap */
+    assert_null(strbuf_grow(v, &cap, 101, sizeof *v, 100)); /* past the cap: refused */
+    assert_int_equal(cap, 100);
+    assert_int_equal(v[15], 15);                        /* and the old array stands */
+    size_t big = 2;
+    assert_null(strbuf_grow(v, &big, SIZE_MAX / 4 + 1, 8, SIZE_MAX)); /* need * 8 wraps */
+    assert_int_equal(big, 2);
+    assert_int_equal(v[15], 15);
+    free(v);
 }
 
 static void test_cap_and_sticky_failure(void **state)
@@ -92,6 +120,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_append_and_grow),
         cmocka_unit_test(test_cap_and_sticky_failure),
+        cmocka_unit_test(test_grow),
         cmocka_unit_test(test_distance),
         cmocka_unit_test(test_utf8_seq),
     };
