@@ -606,10 +606,25 @@ static void print_stopped_early(const struct probe_cli *cli, const struct probe_
     printf("\n");
 }
 
+/* Every trial exited 0 and none showed memory: "fits" meant only "exited 0". */
+static void print_unmeasured(const struct probe_cli *cli, const struct probe_result *r, bool color)
+{
+    printf("\n%snothing measured%s: every trial up to %s=%ld exited 0, but none showed GPU memory "
+           "(no peak from NVML or step lines, no OOM): no boundary, no recommendation\n"
+           "check that the command substitutes {%s} and runs on the GPU: `oomlab run -- CMD` "
+           "shows one trial's log and peak\n",
+           color_code(color, COLOR_YELLOW), color_code(color, COLOR_RESET), cli->param,
+           r->largest_fit, cli->param);
+}
+
 static void print_largest(const struct probe_cli *cli, const struct probe_result *r, bool color)
 {
     const char *b = color_code(color, COLOR_BOLD), *z = color_code(color, COLOR_RESET);
     bool stopped = r->stop == PROBE_STOP_FAILED || r->stop == PROBE_STOP_INTERRUPTED;
+    if (r->stop == PROBE_STOP_UNMEASURED) {
+        print_unmeasured(cli, r, color);
+        return;
+    }
     if (r->largest_fit < 0 && stopped) {
         print_stopped_early(cli, r, color);
         return;
@@ -807,6 +822,7 @@ static int exit_for(const struct probe_result *r)
         [PROBE_STOP_NOTHING_FITS] = EXIT_FOUND,
         [PROBE_STOP_FAILED] = EXIT_ERROR,
         [PROBE_STOP_INTERRUPTED] = 128 + SIGINT,
+        [PROBE_STOP_UNMEASURED] = EXIT_ERROR,
     };
     return codes[r->stop];
 }

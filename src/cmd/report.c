@@ -448,9 +448,10 @@ static void capacity_lines(struct svg_chart *c, double cap, char *l1, char *l2, 
     if (!isfinite(cap)) return;
     char a[32], b[32]; /* a hand-edited 1e308 must not overflow the label (%.3g past 1e9) */
     snprintf(l1, size, "capacity %s GiB", ledger_figure_text(cap, 2, a, sizeof a));
-    snprintf(l2, size, "85%% edge %s GiB", ledger_figure_text(cap * 0.85, 2, b, sizeof b));
+    double edge = cap * LEDGER_EDGE_PCT / 100;
+    snprintf(l2, size, "%d%% edge %s GiB", LEDGER_EDGE_PCT, ledger_figure_text(edge, 2, b, sizeof b));
     c->hlines[c->n_hlines++] = (struct svg_line){cap, l1, false, NULL};
-    c->hlines[c->n_hlines++] = (struct svg_line){cap * 0.85, l2, true, NULL};
+    c->hlines[c->n_hlines++] = (struct svg_line){edge, l2, true, NULL};
 }
 
 static const char *oom_label(const struct run *r, char *buf, size_t size)

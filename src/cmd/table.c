@@ -27,7 +27,7 @@ static const char usage_head[] =
     "Show DIR/runs.csv (default: ./runs.csv) aligned, one row per run (the\n"
     "runs named, or all), with the peak as % of the card's capacity and the\n"
     "runs \"on the edge\" flagged: no OOM but a peak at or above PCT of capacity\n"
-    "(default 90), or a peak no lower than the failing run before it.\n"
+    "(default " LEDGER_STR(LEDGER_EDGE_PCT) "), or a peak no lower than the failing run before it.\n"
     "\n";
 static const char usage_tail[] =
     "A job's ranks (srun oomlab run, or oomlab run -- torchrun) are one row:\n"
@@ -438,7 +438,7 @@ static const struct opt_spec specs[] = {
     {.name = "csv", .help = "the ledger as CSV (canonical columns, plus an edge column)", AT(csv)},
     {.name = "json", .help = "JSON, schema oomlab.table.v1 (docs/table.md)", AT(json)},
     {.name = "plot", .help = "each run's peak as a bar, its card's capacity marked", AT(plot)},
-    {.name = "near", .metavar = "PCT", .help = "the near-capacity threshold (default 90)", .parse = near_pct,
+    {.name = "near", .metavar = "PCT", .help = "the near-capacity threshold (default " LEDGER_STR(LEDGER_EDGE_PCT) ")", .parse = near_pct,
      AT(near)},
     {.name = "wide", .help = "every column, whatever the terminal's width", AT(wide)},
     {.name = "ranks", .help = "under a job's row, one row per rank (its peak, exit, host, GPU);\n"
@@ -452,7 +452,7 @@ CMD_OPTIONS(cmd_table_options, opt_table)
 
 int cmd_table(int argc, char **argv)
 {
-    struct table_cli cli = {.dir = ".", .near = LEDGER_NEAR_PCT};
+    struct table_cli cli = {.dir = ".", .near = LEDGER_EDGE_PCT};
     int first_arg, rc = cmd_options(&opt_table, argc, argv, &cli, &first_arg);
     if (rc != CMD_CONTINUE) return rc;
     if (cli.csv + cli.json + cli.plot > 1) return cmd_usage_error("table", "--csv, --json and --plot: one at a time");

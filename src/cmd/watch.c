@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +30,7 @@ struct watch_opts {
     int64_t interval_ms;
     int gpu;
     const char *csv, *prom;
-    bool dcgm, json;
+    bool dcgm, json, force;
     long long count; /* 0: until stopped */
     long long top;
 };
@@ -60,7 +61,7 @@ static void on_signal(int sig)
 
 static const char usage_head[] =
     "usage: oomlab watch [--interval 500ms] [--gpu N] [--count N] [--json]\n"
-    "                    [--csv FILE] [--prom FILE [--prom-dcgm]] [--top N]\n\n"
+    "                    [--csv FILE [--force]] [--prom FILE [--prom-dcgm]] [--top N]\n\n"
     "Live GPU memory, like nvidia-smi -l, with the peak since start, a sparkline\n"
     "of the recent window and the top processes. Redraws in place on a terminal,\n"
     "plain lines otherwise; Ctrl-C or SIGTERM quits cleanly.\n\n";
@@ -86,7 +87,8 @@ static const struct opt_spec specs[] = {
      .help = "stop after N samples"},
     {.name = "json", .help = "JSON Lines on stdout, schema oomlab.watch.v1", AT(json)},
     {.name = "csv", .metavar = "FILE", .parse = opt_string, AT(csv),
-     .help = "also write FILE in the memory CSV format of 'oomlab run'"},
+     .help = "also write FILE in the memory CSV format of 'oomlab run'\n(a new name or an empty file; an existing one needs --force)"},
+    {.name = "force", .help = "let --csv replace an existing, non-empty FILE", AT(force)},
     {.name = "prom", .metavar = "FILE", .parse = opt_string, AT(prom),
      .help = "replace FILE (temp + rename) with Prometheus text every\nsample, for node_exporter's textfile collector\n"
              "(FILE: a regular file or a new name; a symlink, FIFO,\ndevice or directory is refused)"},
@@ -112,6 +114,14 @@ static int parse(int argc, char **argv, struct watch_opts *o)
     if ((o->prom && filerepl_check(o->prom, "--prom", &err) < 0) ||
         (o->csv && filerepl_check(o->csv, "--csv", &err) < 0))
         return cmd_usage_error("watch", "%s", err.msg);
+    /* --csv truncates FILE: one with something in it (an earlier watch's
+     * log, anyone's notes) is replaced only with --force, as run replaces a
+     * taken id. */
+    struct stat st;
+    if (o->csv && !o->force && lstat(o->csv, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        return cmd_usage_error("watch", "--csv %s: the file exists (%lld bytes) and would be "
+                               "replaced; choose another path or pass --force",
+                               o->csv, (long long)st.st_size);
     return CMD_CONTINUE;
 }
 

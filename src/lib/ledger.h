@@ -264,7 +264,14 @@ struct ledger_edge_rule {
 };
 extern const struct ledger_edge_rule ledger_edge_rules[];
 extern const size_t ledger_n_edge_rules;
-#define LEDGER_NEAR_PCT 90.0
+/* "On the edge" of the card: a run that fits with its peak at or above this
+ * percent of capacity. One line for table (near-capacity, --near's default),
+ * report (the chart's edge line) and guard (--headroom's default, 100 less
+ * it): the field guide (seeds/001, prevention 1) probes the batch and keeps
+ * 15-20% free, so the edge starts where that 15% would be eaten into. */
+#define LEDGER_EDGE_PCT 85
+#define LEDGER_STR_(x) #x
+#define LEDGER_STR(x) LEDGER_STR_(x) /* LEDGER_STR(LEDGER_EDGE_PCT): "85", for --help */
 /* Bit k set when ledger_edge_rules[k] flags row i. */
 unsigned ledger_edges(const struct ledger *lg, size_t i, double near_pct);
 /* Before reading every row of a final ledger (ledger_edges, ledger_row_ranks

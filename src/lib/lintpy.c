@@ -58,6 +58,8 @@ struct py {
     int pytest;   /* the file imports pytest or unittest */
     int trains;   /* the file calls backward() somewhere */
     int torchy;   /* the file names torch, cuda, a device, backward or no_grad */
+    int torch_loss; /* a loss here can be a tensor: torch named, or a torch-style
+                       backward (x.backward(), manual_backward, accelerator's) */
     int8_t *loop_memo; /* per statement: bit flags of loop contents, -1 unknown */
     size_t params[64]; /* receivers of x.parameters() (self left out): the trained models */
     size_t nparams;
@@ -595,7 +597,8 @@ static void rule_loss_accumulated(struct py *p, size_t s)
 {
     const struct lint_stmt *st = &p->t->stmts[s];
     struct accum ac;
-    if (st->kind != LST_SIMPLE || st->loop < 0 || st->no_grad || !parse_accum(p, st, &ac)) return;
+    if (!p->torch_loss || st->kind != LST_SIMPLE || st->loop < 0 || st->no_grad || !parse_accum(p, st, &ac))
+        return;
     int c = loop_contents(p, (size_t)st->loop);
     if (!(c & (HAS_BACKWARD | HAS_STEP | HAS_MODEL))) return;
     if (graph_loss_in(p, s, ac.ea, ac.ee) < 0) return;
@@ -1491,6 +1494,25 @@ static void (*const stmt_checks[])(struct py *, size_t) = {
     rule_alloc_conf, rule_no_grad_statement, rule_train_tensors, rule_eval_in_train_loop,
 };
 
+/* backward() as torch spells it: on a tensor with no argument or keywords
+ * only (loss.backward(), .backward(retain_graph=True)), Lightning's
+ * manual_backward, or a wrapper handed the loss (accelerator, fabric,
+ * DeepSpeed's engine). A numpy network's nn.backward(X, Y) is none of them. */
+static int torch_backward(const struct py *p, size_t i)
+{
+    static const char *const wrappers[] = {"accelerator", "fabric", "engine"};
+    if (!is_backward_call(p, i)) return 0;
+    if (is(p, i, "manual_backward")) return 1;
+    if (is_op(p, i + 2, ")") || (is_name(p, i + 2) && is_op(p, i + 3, "="))) return 1;
+    long r = receiver_of(p, i);
+    char buf[64];
+    if (r < 0) return 0;
+    lower_name(p, (size_t)r, buf, sizeof buf);
+    for (size_t k = 0; k < N_OF(wrappers); k++)
+        if (strstr(buf, wrappers[k])) return 1;
+    return 0;
+}
+
 static void file_facts(struct py *p)
 {
     for (size_t i = 0; i < p->lx->ntoks; i++) {
@@ -1502,6 +1524,7 @@ static void file_facts(struct py *p)
         if (t->kind == PYT_STRING && memmem(p->lx->src + t->off, t->len, "cuda", 4)) p->gpu = 1;
         if (t->kind == PYT_NAME && (is(p, i, "pytest") || is(p, i, "unittest"))) p->pytest = 1;
         if (is_backward_call(p, i)) p->trains = 1;
+        if (is(p, i, "torch") || torch_backward(p, i)) p->torch_loss = 1;
         long r = method_at(p, i, "parameters") ? receiver_of(p, i) : -1;
         if (r >= 0 && !is(p, (size_t)r, "self") && p->nparams < N_OF(p->params)) p->params[p->nparams++] = (size_t)r;
     }

@@ -47,7 +47,8 @@ struct search {
 static const char *const outcome_names[] = {"fits", "oom", "failed", "interrupted"};
 static const char *const how_names[] = {"start", "double", "bisect", "peaks",
                                         "model", "confirm", "walk"};
-static const char *const stop_names[] = {"found", "nothing_fits", "failed", "interrupted"};
+static const char *const stop_names[] = {"found", "nothing_fits", "failed", "interrupted",
+                                          "unmeasured"};
 static const char *const basis_names[] = {"none", "peak", "count"};
 
 const char *probe_outcome_name(enum probe_outcome outcome)
@@ -62,7 +63,7 @@ const char *probe_how_name(enum probe_how how)
 
 const char *probe_stop_name(enum probe_stop stop)
 {
-    return (unsigned)stop < 4 ? stop_names[stop] : "unknown";
+    return (unsigned)stop < sizeof stop_names / sizeof *stop_names ? stop_names[stop] : "unknown";
 }
 
 const char *probe_basis_name(enum probe_basis basis)
@@ -451,6 +452,17 @@ static int check_opts(const struct probe_opts *o, struct oomlab_err *err)
     return 0;
 }
 
+/* An OOM or a passing trial's peak: without either, every pass says only
+ * that the command exited 0 (it may not touch the GPU, or ignore {batch}),
+ * and a "largest fit" is the search's own limit, not the card's. */
+static bool measured_memory(const struct probe_result *r)
+{
+    if (r->smallest_oom >= 0 || r->flaky >= 0) return true;
+    for (size_t i = 0; i < r->n_trials; i++)
+        if (r->trials[i].outcome == PROBE_OOM || r->trials[i].peak >= 0) return true;
+    return false;
+}
+
 int probe_run(const struct probe_opts *opts, struct probe_result *res, struct oomlab_err *err)
 {
     if (check_opts(opts, err) < 0) return -1;
@@ -474,6 +486,7 @@ int probe_run(const struct probe_opts *opts, struct probe_result *res, struct oo
     } else {
         res->largest_fit_peak = -1;
     }
+    if (res->stop == PROBE_STOP_FOUND && !measured_memory(res)) res->stop = PROBE_STOP_UNMEASURED;
     probe_recommend(opts, res);
     return 0;
 }
@@ -599,7 +612,7 @@ void probe_recommend(const struct probe_opts *o, struct probe_result *r)
     r->effective_batch = o->effective_batch;
     probe_accum(-1, -1, 1, r);
     long lf = r->largest_fit;
-    if (lf < 0) return;
+    if (lf < 0 || r->stop == PROBE_STOP_UNMEASURED) return;
     long values[PROBE_MAX_TRIALS];
     int64_t peaks[PROBE_MAX_TRIALS];
     size_t n = passing_points(r, lf + 1, values, peaks);

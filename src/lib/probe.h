@@ -84,6 +84,8 @@ enum probe_stop {
     PROBE_STOP_NOTHING_FITS, /* min does not fit (or failed its confirm run) */
     PROBE_STOP_FAILED,       /* a non-OOM failure stopped the search */
     PROBE_STOP_INTERRUPTED,  /* the user stopped the search */
+    PROBE_STOP_UNMEASURED,   /* every trial passed and none showed memory (no
+                                peak, no OOM): no boundary, no recommendation */
 };
 
 /* What the recommendation's headroom was computed on. */
@@ -199,7 +201,7 @@ unsigned long probe_number_of(const char *name);
 const char *probe_outcome_name(enum probe_outcome outcome); /* "fits", "oom", "failed", "interrupted" */
 /* "start", "double", "bisect", "peaks", "model", "confirm", "walk" */
 const char *probe_how_name(enum probe_how how);
-const char *probe_stop_name(enum probe_stop stop); /* "found", "nothing_fits", "failed", "interrupted" */
+const char *probe_stop_name(enum probe_stop stop); /* "found", "nothing_fits", "failed", "interrupted", "unmeasured" */
 const char *probe_basis_name(enum probe_basis basis); /* "none", "peak", "count" */
 
 #endif

@@ -139,28 +139,80 @@ void runcfg_release(struct runcfg *cfg)
 
 /* ---- values ------------------------------------------------------------- */
 
-/* Whole decimal number, digits only: "8", not "8x", "-1", "+8", "8.0". */
-static int parse_pos_int(const char *v, long *out, char *why, size_t whylen)
+/* A plain (unquoted) YAML scalar read as PyYAML reads an int (YAML 1.1; its
+ * resolver and constructor, checked with PyYAML 6.0: "010" is 8, "+8" is 8,
+ * "1_000" is 1000, "0x1F" 31, "0b101" 5, "1:30" 90; "08" and "0o17" are
+ * strings). 0 with *out set (LLONG_MAX past it), -1 when PyYAML would not
+ * read an int: what the training script's yaml.safe_load will see. */
+static int yaml11_int(const char *v, long long *out)
 {
-    size_t n = strlen(v);
-    if (n == 0) return snprintf(why, whylen, "expects a whole number, got an empty value"), -1;
-    long x = 0;
-    bool absurd = false;
-    for (size_t i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)v[i])) {
-            if (v[0] == '-' && i == 0)
-                snprintf(why, whylen, "must be at least 1, got '%s'", v);
-            else
-                snprintf(why, whylen, "expects a whole number, got '%s'", v);
-            return -1;
+    static const struct { const char *prefix; int base; const char *digits; } forms[] = {
+        {"0b", 2, "01"}, {"0x", 16, "0123456789abcdefABCDEF"}, {"0", 8, "01234567"}};
+    char buf[96];
+    size_t n = 0;
+    bool neg = *v == '-';
+    if (*v == '-' || *v == '+') v++;
+    if (!isdigit((unsigned char)*v)) return -1; /* no "_8", no "" */
+    for (const char *c = v; *c; c++)
+        if (*c != '_') {
+            if (n + 1 >= sizeof buf) /* absurd when it is a number at all */
+                return strspn(v, "0123456789_") == strlen(v) ? (*out = LLONG_MAX, 0) : -1;
+            buf[n++] = *c;
         }
-        if (!absurd) x = x * 10 + (v[i] - '0');
-        if (x > RC_MAX_INT) absurd = true;
+    buf[n] = '\0';
+    if (strcmp(buf, "0") == 0) return *out = 0, 0;
+    int base = 10;
+    const char *d = buf;
+    for (size_t i = 0; i < sizeof forms / sizeof *forms && base == 10; i++)
+        if (strncmp(buf, forms[i].prefix, strlen(forms[i].prefix)) == 0) {
+            d = buf + strlen(forms[i].prefix);
+            if (!*d || strspn(d, forms[i].digits) != strlen(d)) return -1;
+            base = forms[i].base;
+        }
+    unsigned long long x = 0;
+    if (base == 10 && strchr(d, ':')) { /* base 60: "1:30:10"; each part after the first < 60 */
+        for (const char *part = d; part; part = strchr(part, ':') ? strchr(part, ':') + 1 : NULL) {
+            size_t len = strcspn(part, ":");
+            if (len == 0 || strspn(part, "0123456789") != len || (part != d && (len > 2 || (len == 2 && *part > '5'))))
+                return -1;
+            unsigned long long digit = strtoull(part, NULL, 10);
+            if (x > (ULLONG_MAX - digit) / 60) return *out = LLONG_MAX, 0;
+            x = x * 60 + digit;
+        }
+    } else {
+        if (base == 10 && strspn(d, "0123456789") != strlen(d)) return -1;
+        errno = 0;
+        x = strtoull(d, NULL, base);
+        if (errno == ERANGE) x = ULLONG_MAX;
     }
-    if (absurd)
-        return snprintf(why, whylen, "value %s is absurd (2^31 or more)", v), -1;
+    long long val = x > (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)x;
+    *out = neg ? -val : val;
+    return 0;
+}
+
+/* A whole number of at least 1. yaml_plain: an unquoted YAML scalar, read
+ * as PyYAML does (yaml11_int); else decimal digits only ("8", a quoted "8",
+ * --set, JSON): not "8x", "-1", "+8", "8.0". */
+static int parse_pos_int(const char *v, bool yaml_plain, long *out, char *why, size_t whylen)
+{
+    long long x = 0;
+    if (*v == '\0') return snprintf(why, whylen, "expects a whole number, got an empty value"), -1;
+    bool ok = yaml_plain ? yaml11_int(v, &x) == 0 : strspn(v, "0123456789") == strlen(v);
+    if (!ok && yaml_plain && v[0] == '0' && strspn(v, "0123456789") == strlen(v))
+        return snprintf(why, whylen, "expects a whole number, got '%s' (YAML reads a leading 0 "
+                        "as octal and this is no octal number: PyYAML gives the string '%s')", v, v), -1;
+    if (!ok && v[0] == '-')
+        return snprintf(why, whylen, "must be at least 1, got '%s'", v), -1;
+    if (!ok) return snprintf(why, whylen, "expects a whole number, got '%s'", v), -1;
+    if (!yaml_plain) {
+        errno = 0;
+        unsigned long long u = strtoull(v, NULL, 10);
+        x = errno == ERANGE || u > (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)u;
+    }
+    if (x > RC_MAX_INT) return snprintf(why, whylen, "value %s is absurd (2^31 or more)", v), -1;
+    if (x < 0) return snprintf(why, whylen, "must be at least 1, got '%s'", v), -1;
     if (x < 1) return snprintf(why, whylen, "must be at least 1, got %s", v), -1;
-    *out = x;
+    *out = (long)x;
     return 0;
 }
 
@@ -264,7 +316,7 @@ static int extra_put(struct runcfg *cfg, const char *key, const char *value, boo
 enum rc_apply { RC_SET, RC_SKIP, RC_BAD };
 
 static enum rc_apply apply_rule(struct runcfg *cfg, const struct rc_rule *rule, const char *v,
-                                bool is_null, char *why, size_t whylen)
+                                bool is_null, bool yaml_plain, char *why, size_t whylen)
 {
     if (is_null) return RC_SKIP;
     long n;
@@ -272,7 +324,7 @@ static enum rc_apply apply_rule(struct runcfg *cfg, const struct rc_rule *rule, 
     const char *dt;
     switch (rule->kind) {
     case K_POS_INT:
-        if (parse_pos_int(v, &n, why, whylen) != 0) return RC_BAD;
+        if (parse_pos_int(v, yaml_plain, &n, why, whylen) != 0) return RC_BAD;
         if (rule->field == F_BATCH) cfg->device_batch_size = n;
         else if (rule->field == F_SEQ) cfg->max_seq_len = n;
         else cfg->grad_accum = n;
@@ -320,12 +372,12 @@ struct rc_walk {
 };
 
 static int walk_scalar(struct rc_walk *w, const char *path, const char *key, const char *value,
-                       bool is_null, long line, long col)
+                       bool is_null, bool yaml_plain, long line, long col)
 {
     const struct rc_rule *rule = find_rule(key);
     if (rule && !(w->seen & (1u << rule->field))) {
         char why[256];
-        enum rc_apply a = apply_rule(w->cfg, rule, value, is_null, why, sizeof why);
+        enum rc_apply a = apply_rule(w->cfg, rule, value, is_null, yaml_plain, why, sizeof why);
         if (a == RC_BAD) {
             if (line > 0) return oomlab_err_at(w->err, w->name, line, col, "%s %s", key, why);
             return oomlab_err_set(w->err, "%s: %s %s", w->name, key, why);
@@ -356,6 +408,8 @@ struct yaml_state {
     struct yaml_frame stack[RUNCFG_MAX_DEPTH];
     int depth;
     int skip; /* > 0 inside a sequence or a collection used as a key */
+    bool collection_bad;              /* a list or mapping where a field wants one value */
+    struct oomlab_err collection_err; /* ...its error, returned when the YAML parsed */
 };
 
 static struct yaml_frame *yaml_top(struct yaml_state *st)
@@ -394,7 +448,8 @@ static int yaml_on_scalar(struct rc_walk *w, struct yaml_state *st, yaml_event_t
                        (text[0] == '\0' || strcmp(text, "~") == 0 || strcasecmp(text, "null") == 0);
         char *path = join_path(f->prefix, f->key);
         if (!path) return oomlab_err_set(w->err, "%s: out of memory", w->name);
-        rc = walk_scalar(w, path, f->key, text, is_null, (long)ev->start_mark.line + 1,
+        rc = walk_scalar(w, path, f->key, text, is_null, ev->data.scalar.plain_implicit,
+                         (long)ev->start_mark.line + 1,
                          (long)ev->start_mark.column + 1);
         free(path);
     }
@@ -414,6 +469,15 @@ static int yaml_on_start(struct rc_walk *w, struct yaml_state *st, yaml_event_t 
                              "a run config must be a mapping of keys to values");
     bool skipped = st->skip > 0 || !mapping ||
                    (parent && (!parent->mapping || parent->want_key || !parent->key));
+    const struct rc_rule *rule = st->skip || !parent || !parent->mapping || parent->want_key ||
+                                         !parent->key ? NULL : find_rule(parent->key);
+    /* device_batch_size: [8, 16] has no one value: refused, not recorded
+     * empty — once the rest has parsed, so a syntax error further on is
+     * what is reported */
+    if (rule && !(w->seen & (1u << rule->field)) && !st->collection_bad)
+        st->collection_bad = oomlab_err_at(&st->collection_err, w->name, line, col,
+                                           "%s expects a single value, got a %s", parent->key,
+                                           mapping ? "mapping" : "list") < 0;
     struct yaml_frame *f = &st->stack[st->depth++];
     memset(f, 0, sizeof *f);
     f->mapping = mapping;
@@ -492,6 +556,10 @@ static int parse_yaml(struct rc_walk *w, const char *text, size_t len)
     }
     while (st.depth > 0) yaml_pop(&st);
     yaml_parser_delete(&parser);
+    if (rc == 0 && st.collection_bad) {
+        *w->err = st.collection_err;
+        rc = -1;
+    }
     return rc;
 }
 
@@ -597,7 +665,7 @@ static int json_walk_value(struct json_walk *jw, const char *path, const char *k
         if (line > 0) return oomlab_err_at(jw->w->err, jw->w->name, line, col, "%s %s", key, why);
         return oomlab_err_set(jw->w->err, "%s: %s %s", jw->w->name, key, why);
     }
-    return walk_scalar(jw->w, path, key, text, t == json_type_null, line, col);
+    return walk_scalar(jw->w, path, key, text, t == json_type_null, false, line, col);
 }
 
 static int json_walk_object(struct json_walk *jw, struct json_object *obj, const char *prefix,
@@ -721,7 +789,7 @@ static int set_value(struct runcfg *cfg, const char *key, const char *value,
     if (rule) {
         char why[256];
         struct runcfg tmp = *cfg;
-        enum rc_apply a = apply_rule(&tmp, rule, value, false, why, sizeof why);
+        enum rc_apply a = apply_rule(&tmp, rule, value, false, false, why, sizeof why);
         if (a == RC_BAD) return oomlab_err_set(err, "--set %s: %s %s", key, key, why);
         if (a == RC_SET) {
             *cfg = tmp;

@@ -229,6 +229,23 @@ static void test_rules(void **state)
                                  "    losses.append(gather(loss.repeat(8)))\n", 0), "");
     assert_string_equal(lint_ids("import torch\nfor b in d:\n    outputs = model(b)\n    loss = outputs.loss\n"
                                  "    losses.append(gather(loss.repeat(8)))\n", 0), "loss-accumulated");
+    /* a numpy network's nn.backward(X, Y) trains no tensor: a loss appended
+     * in its loop is a float array, not a graph (a stranger's numpy-only
+     * notebook was told its losses.append(loss) pinned GPU memory); with
+     * torch in the file, or loss.backward(), it is a tensor again */
+    static const char np_loop[] = "losses = []\nfor epoch in range(10):\n    out = nn.forward(X)\n"
+                                  "    loss = cross_entropy(out, Y)\n    nn.backward(X, Y)\n"
+                                  "    losses.append(loss)\n";
+    assert_string_equal(lint_ids(np_loop, 0), "");
+    char buf[512];
+    snprintf(buf, sizeof buf, "import numpy as np\n%s", np_loop);
+    assert_string_equal(lint_ids(buf, 0), "");
+    snprintf(buf, sizeof buf, "import torch\n%s", np_loop);
+    assert_string_equal(lint_ids(buf, 0), "loss-accumulated");
+    assert_string_equal(lint_ids("for x in d:\n    loss = crit(model(x), y)\n    accelerator.backward(loss)\n"
+                                 "    opt.step()\n    opt.zero_grad(set_to_none=True)\n    losses.append(loss)\n", 0), "loss-accumulated");
+    assert_string_equal(lint_ids("for x in d:\n    loss = crit(model(x), y)\n    loss.backward(inputs=[w])\n"
+                                 "    opt.step()\n    opt.zero_grad(set_to_none=True)\n    losses.append(loss)\n", 0), "loss-accumulated");
     /* a bracket never closed (code being edited) ends at the next line that
      * starts a statement no bracket can hold: the rest is still checked */
     assert_string_equal(lint_ids("x = f(\nimport torch\n"

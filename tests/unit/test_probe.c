@@ -116,6 +116,12 @@ static void check_boundary(double a, double b, long boundary, long max, bool pea
     s.no_peaks = !peaks;
     probe(&s, 1, max, &res);
     long want = max > 0 && boundary > max ? max : boundary;
+    if (!peaks && max > 0 && boundary >= max) {
+        /* No peak and no OOM up to --max: nothing about memory was measured. */
+        assert_int_equal(res.stop, PROBE_STOP_UNMEASURED);
+        assert_int_equal(res.recommended, -1);
+        return;
+    }
     assert_int_equal(res.stop, PROBE_STOP_FOUND);
     assert_int_equal(res.largest_fit, want);
     assert_true(res.confirmed);
@@ -169,6 +175,34 @@ static void test_peaks_jump_to_the_boundary(void **state)
     probe(&s, 1, -1, &res);
     assert_int_equal(res.largest_fit, 987);
     assert_true(res.n_trials <= 5);
+}
+
+/* `oomlab probe -- true {batch}`: every trial exits 0 and shows no memory.
+ * Doubling to the limit and recommending 85% of it would be a number about
+ * nothing; the probe says nothing was measured (exit 3) instead. */
+static void test_no_memory_evidence(void **state)
+{
+    (void)state;
+    struct sim s;
+    linear(&s, 0, 0, 1);
+    s.cap = INT64_MAX; /* nothing ever OOMs */
+    s.no_peaks = true;
+    probe(&s, 1, -1, &res);
+    assert_int_equal(res.stop, PROBE_STOP_UNMEASURED);
+    assert_string_equal(probe_stop_name(res.stop), "unmeasured");
+    assert_int_equal(res.recommended, -1);
+    assert_int_equal(res.basis, PROBE_BASIS_NONE);
+    /* One OOM is evidence: the count basis stands. */
+    linear(&s, 18e9, 60 * MiB, 987);
+    s.no_peaks = true;
+    probe(&s, 1, -1, &res);
+    assert_int_equal(res.stop, PROBE_STOP_FOUND);
+    assert_int_equal(res.basis, PROBE_BASIS_COUNT);
+    /* A peak without an OOM is evidence too. */
+    linear(&s, 18e9, 60 * MiB, 987);
+    probe(&s, 1, 64, &res);
+    assert_int_equal(res.stop, PROBE_STOP_FOUND);
+    assert_int_equal(res.recommended >= 1, true);
 }
 
 static void test_larger_than_max(void **state)
@@ -689,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_exact_boundaries_bisection),
         cmocka_unit_test(test_exact_boundaries_doubling),
         cmocka_unit_test(test_peaks_jump_to_the_boundary),
+        cmocka_unit_test(test_no_memory_evidence),
         cmocka_unit_test(test_larger_than_max),
         cmocka_unit_test(test_nothing_fits),
         cmocka_unit_test(test_data_dependent_oom_caught_by_confirm),

@@ -305,6 +305,62 @@ static void test_absurd_values(void **state)
     runcfg_release(&cfg);
 }
 
+static long batch_of(const char *text)
+{
+    struct runcfg cfg;
+    struct oomlab_err err;
+    assert_int_equal(parse(&cfg, text, &err), 0);
+    long b = cfg.device_batch_size;
+    runcfg_release(&cfg);
+    return b;
+}
+
+/* What the training script's yaml.safe_load reads (PyYAML 6.0, YAML 1.1),
+ * not a decimal reading of the digits: python3 -c 'import yaml;
+ * print(yaml.safe_load("b: 010"))' gives {'b': 8}. */
+static void test_yaml_ints_as_pyyaml(void **state)
+{
+    (void)state;
+    assert_int_equal(batch_of("device_batch_size: 010\n"), 8);
+    assert_int_equal(batch_of("device_batch_size: +8\n"), 8);
+    assert_int_equal(batch_of("device_batch_size: 1_000\n"), 1000);
+    assert_int_equal(batch_of("device_batch_size: 0x1F\n"), 31);
+    assert_int_equal(batch_of("device_batch_size: 0b101\n"), 5);
+    assert_int_equal(batch_of("device_batch_size: 1:30\n"), 90);
+    assert_int_equal(batch_of("device_batch_size: 0_10\n"), 8);
+    assert_int_equal(batch_of("device_batch_size: 10_\n"), 10);
+    /* Quoted: a string to PyYAML; int("010") in the script is 10. */
+    assert_int_equal(batch_of("device_batch_size: \"010\"\n"), 10);
+    assert_int_equal(batch_of("{\"device_batch_size\": 10}"), 10);
+    expect_error("device_batch_size: 08\n",
+                 "run.yaml:1:20: device_batch_size expects a whole number, got '08' (YAML reads a "
+                 "leading 0 as octal and this is no octal number: PyYAML gives the string '08')");
+    expect_error("device_batch_size: 0o17\n",
+                 "run.yaml:1:20: device_batch_size expects a whole number, got '0o17'");
+    expect_error("device_batch_size: 1:60\n",
+                 "run.yaml:1:20: device_batch_size expects a whole number, got '1:60'");
+    expect_error("device_batch_size: -010\n",
+                 "run.yaml:1:20: device_batch_size must be at least 1, got '-010'");
+    expect_error("device_batch_size: 0x80000000\n",
+                 "run.yaml:1:20: device_batch_size value 0x80000000 is absurd (2^31 or more)");
+    expect_error("device_batch_size: _8\n",
+                 "run.yaml:1:20: device_batch_size expects a whole number, got '_8'");
+}
+
+/* A list or mapping where one value is expected was recorded as empty. */
+static void test_collection_for_a_scalar_refused(void **state)
+{
+    (void)state;
+    expect_error("device_batch_size: [8, 16]\n",
+                 "run.yaml:1:20: device_batch_size expects a single value, got a list");
+    expect_error("train:\n  bs:\n    - 8\n",
+                 "run.yaml:3:5: bs expects a single value, got a list");
+    expect_error("seq_len: {train: 512}\n",
+                 "run.yaml:1:10: seq_len expects a single value, got a mapping");
+    /* A later alias of a field already set is kept as it was (an extra). */
+    assert_int_equal(batch_of("bs: 4\nbatch_size: [8, 16]\n"), 4);
+}
+
 static void test_set(void **state)
 {
     (void)state;
@@ -839,6 +895,8 @@ int main(void)
         cmocka_unit_test(test_malformed_input),
         cmocka_unit_test(test_json_positions_linear),
         cmocka_unit_test(test_absurd_values),
+        cmocka_unit_test(test_yaml_ints_as_pyyaml),
+        cmocka_unit_test(test_collection_for_a_scalar_refused),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_effective_batch),
         cmocka_unit_test(test_to_yaml_round_trip),
