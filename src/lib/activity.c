@@ -196,14 +196,20 @@ static bool error_tag_line(const char *t, size_t n)
 }
 
 /* A thread's comment header as the corpus keeps it ("stanleyshly ·
- * comment · 2023-03-15"): what is above it is another post. */
+ * comment · 2023-03-15", or a chat thread's "[turn 2 by user]" and
+ * "[turn 2 by user, continued]" at the line's start): what is above it is
+ * another post. */
 bool activity_post_header(const char *t, size_t n)
 {
     static const char *const heads[] = {"\xc2\xb7 comment \xc2\xb7", "\xc2\xb7 review \xc2\xb7",
         "\xc2\xb7 answer \xc2\xb7"};
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
         if (memmem(t, n, heads[i], strlen(heads[i]))) return true;
-    return false;
+    while (n && (t[n - 1] == ' ' || t[n - 1] == '\r')) n--;
+    size_t k = 6;
+    if (n < 12 || memcmp(t, "[turn ", 6) || !isdigit((unsigned char)t[k])) return false;
+    while (k < n && isdigit((unsigned char)t[k])) k++;
+    return n - k > 4 && !memcmp(t + k, " by ", 4) && t[n - 1] == ']';
 }
 
 /* a JSON dump's lines (a model's printed arguments: '"dim":

@@ -41,7 +41,8 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
 enum oom_stage activity_line(const char *line, size_t n, int *weight);
 
 /* Is the line a thread's post header ("user · comment · 2023-03-15", "· review ·",
- * "· answer ·")? What follows it is another person's post. */
+ * "· answer ·", "[turn 2 by user]")? What follows it is another person's post
+ * (scan.c's other_post: the one rule the line walks stop at). */
 bool activity_post_header(const char *line, size_t n);
 
 #endif

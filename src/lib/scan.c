@@ -1411,6 +1411,35 @@ static long step_below(const struct view *v, size_t le, size_t upto, int reach)
     return result;
 }
 
+/* Is the line at a the paste's second line with text, its first (the
+ * title) above it with only blank lines between? */
+static bool under_title(const struct view *v, size_t a)
+{
+    if (v->base != 0) return false;
+    size_t pa = a, pb = a;
+    while (prev_line(v, &pa, &pb)) {
+        size_t t = pa;
+        while (t < pb && (v->p[t] == ' ' || v->p[t] == '\t' || v->p[t] == '\r')) t++;
+        if (t < pb) return pa == 0;
+    }
+    return false;
+}
+
+/* Does the line [a, b) start another writer's post? A thread's post header
+ * (activity_post_header: "user · comment · date", "[turn N by user]")
+ * below which a reply begins; not the header right under the paste's title,
+ * whose post is the report's own body (a title, then "user · comment ·
+ * date" over the log, h27-12). The one rule the stage walks over a paste's
+ * lines (after_stage, chained_stage, context_walk both ways, tail_walk) stop
+ * at: the lines past it are another person's words. The prose pass's
+ * look-ahead stops at any header (below_read says why); its own lines do
+ * not stop at a reply: the seen labels count a GPU OOM a later post names
+ * (stopping there lost 11 call rows). */
+static bool other_post(const struct view *v, size_t a, size_t b)
+{
+    return activity_post_header(v->p + a, b - a) && !under_title(v, a);
+}
+
 /* What the lines after the message say the program was doing: a serving
  * router re-logging it in a prefill/decode span, a web UI's "Output
  * generated in", "error loading model". */
@@ -1423,7 +1452,7 @@ static enum oom_stage after_stage(struct scan *s, const struct view *v, size_t l
          * maintainer's "we only occupy less than 300M during
          * initialization", Project-HAMi/HAMi-core#79 = heldout48 h48-28) is
          * another writer: what it says is no line of this failure */
-        if (activity_post_header(v->p + a, b - a)) break;
+        if (other_post(v, a, b)) break;
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
@@ -1462,6 +1491,7 @@ static enum oom_stage chained_stage(struct scan *s, const struct view *v, size_t
 {
     size_t a = le, b = le;
     for (int i = 0; i < CHAIN_LINES && next_line(v, &a, &b); i++) {
+        if (other_post(v, a, b)) break;
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
@@ -1500,6 +1530,9 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
     bool bare_bar = false;
     for (int ctx_lines = 0, read = 0;
          ctx_lines < 3 && read++ < WALK_LINES && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b) && a > stop);) {
+        /* another writer's post (other_post): below it a reply, above it
+         * an earlier post; neither is this log's context */
+        if (other_post(v, a, b)) break;
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK) continue;
@@ -3098,7 +3131,12 @@ static const struct prose_below *below_read(struct scan *s, const struct view *v
     if (e->blank) return e;
     /* another person's post below ("geroldmeisinger · comment ·
      * 2023-09-17" over 'all duplicate concerning "RAM and out of memory
-     * exceptions (OOM)"', h34-68): its words are a reply's, not this post's */
+     * exceptions (OOM)"', h34-68): its words are a reply's, not this post's.
+     * Here any header stops, the one under the title too (not other_post):
+     * with other_post, three seen pastes (h28-48, h33-04, h47-01: a title,
+     * then a maintainer's reply under the header) took the device from the
+     * reply in this pass instead of in context_mention, which says what the
+     * call rests on; the scores did not move */
     e->post = activity_post_header(d.body, d.n);
     e->prose = d.kind == STAGE_LINE_OTHER && !(d.n >= 3 && !memcmp(d.body, "```", 3));
     if (d.kind == STAGE_LINE_OTHER && !binary_bytes(v->p + a, b - a)) e->dv = mention_device(d.body, d.n);
@@ -3389,19 +3427,6 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
  * rows, up to a frame or a one-time action that is over. */
 #define TAIL_LINES 12
 
-/* Is the line at a the paste's second line with text, its first (the
- * title) above it with only blank lines between? */
-static bool under_title(const struct view *v, size_t a)
-{
-    if (v->base != 0) return false;
-    size_t pa = a, pb = a;
-    while (prev_line(v, &pa, &pb)) {
-        size_t t = pa;
-        while (t < pb && (v->p[t] == ' ' || v->p[t] == '\t' || v->p[t] == '\r')) t++;
-        if (t < pb) return pa == 0;
-    }
-    return false;
-}
 static enum oom_stage tail_walk(struct scan *s, const struct view *v)
 {
     size_t a = v->len, b = v->len, from = v->len;
@@ -3412,7 +3437,7 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
          * Not the header right under the paste's title: that post is the
          * report's own body (a title, then "user · comment · date" over the
          * log, h27-12) */
-        if (activity_post_header(v->p + a, b - a) && !under_title(v, a)) {
+        if (other_post(v, a, b)) {
             from = a;
             break;
         }
