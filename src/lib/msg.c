@@ -4046,10 +4046,16 @@ static const char *const deny_cjk_clause[] = {"\xe9\x81\xbf\xe5\x85\x8d" /* 避�
     "\xe6\x88\x96\xe8\xae\xb8" /* 或许 */, "\xe6\x88\x96\xe8\xa8\xb1" /* 或許 */, "\xe4\xbc\xb0\xe8\xae\xa1" /* 估计 */, "\xe5\xa4\x9a\xe5\x88\x86" /* 多分 */,
     "\xe3\x81\x9f\xe3\x81\xb6\xe3\x82\x93" /* たぶん */, "\xe3\x81\x8a\xe3\x81\x9d\xe3\x82\x89\xe3\x81\x8f" /* おそらく */, "\xe3\x81\x8b\xe3\x82\x82\xe3\x81\x97\xe3\x82\x8c" /* かもしれ */, "\xec\x95\x84\xeb\xa7\x88" /* 아마 */, NULL};
 
+/* How far before the OOM words a CJK clause's hedge is looked for: 80
+ * characters. Unbounded, a 64 KiB line of "not out of memory not out of
+ * memory ..." (no clause mark) walked back to its start from every hit,
+ * for every rule with deny: 23 s for 72 KB. */
+#define CJK_CLAUSE_BACK 240
+
 static bool cjk_clause_denied(const char *text, size_t len, size_t at, size_t end)
 {
-    size_t a = at;
-    while (a > 0 && !clause_mark((unsigned char)text[a - 1]) && !cjk_mark_before(text, a)) a--;
+    size_t a = at, stop = at > CJK_CLAUSE_BACK ? at - CJK_CLAUSE_BACK : 0;
+    while (a > stop && !clause_mark((unsigned char)text[a - 1]) && !cjk_mark_before(text, a)) a--;
     /* right after the words, past a blank and one particle (VRAM不足を避ける,
      * VRAM 부족 방지) */
     size_t after[3] = {end, end, end};
@@ -4395,22 +4401,58 @@ bool msg_kind_not_a_failure(const char *kind)
     return false;
 }
 
+/* The byte pairs a text holds, one bit each. A rule string one of whose
+ * pairs the text lacks cannot occur in it, so msg_classify rules out most
+ * of its rules without a memmem: it runs on every line an anchor hits,
+ * several times over a wrapped one, and a log of thousands of "out of
+ * memory" lines once spent a millisecond on each in memmem's set-up. */
+struct byte_pairs {
+    uint64_t bit[65536 / 64];
+};
+
+static void byte_pairs_of(const char *text, size_t len, struct byte_pairs *bp)
+{
+    memset(bp, 0, sizeof *bp);
+    for (size_t i = 1; i < len; i++) {
+        unsigned pair = (unsigned)(unsigned char)text[i - 1] << 8 | (unsigned char)text[i];
+        bp->bit[pair / 64] |= UINT64_C(1) << (pair % 64);
+    }
+}
+
+/* False only where lit (2 bytes or more) cannot occur in the text. */
+static bool byte_pairs_may_hold(const struct byte_pairs *bp, const char *lit)
+{
+    for (size_t i = 1; lit[0] && lit[i]; i++) {
+        unsigned pair = (unsigned)(unsigned char)lit[i - 1] << 8 | (unsigned char)lit[i];
+        if (!(bp->bit[pair / 64] & UINT64_C(1) << (pair % 64))) return false;
+    }
+    return true;
+}
+
 const struct msg_rule *msg_classify(const char *text, size_t len)
 {
+    struct byte_pairs bp;
+    byte_pairs_of(text, len, &bp);
+#define HAS(r, lit) (byte_pairs_may_hold(&bp, (lit)) && rule_has((r), text, len, (lit)))
     for (const struct msg_rule *r = rules; r->kind; r++) {
         bool ok = true;
-        for (size_t i = 0; ok && i < 3 && r->need[i]; i++) ok = rule_has(r, text, len, r->need[i]);
+        for (size_t i = 0; ok && i < 3 && r->need[i]; i++) ok = HAS(r, r->need[i]);
         if (!ok) continue;
         if (r->any[0]) {
             ok = false;
+            /* the pairs after the first byte: a sentence form differs
+             * from its string only there */
             for (size_t i = 0; !ok && i < MSG_ANY_MAX && r->any[i]; i++)
-                ok = rule_has_any(r, text, len, r->any[i]);
+                ok = byte_pairs_may_hold(&bp, r->any[i] + (r->any[i][0] != '\0')) &&
+                     rule_has_any(r, text, len, r->any[i]);
             if (!ok) continue;
         }
-        for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++) ok = !has(text, len, r->unless[i]);
+        for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++)
+            ok = !(byte_pairs_may_hold(&bp, r->unless[i]) && has(text, len, r->unless[i]));
         if (!ok) continue;
         return r;
     }
+#undef HAS
     return NULL;
 }
 

@@ -169,8 +169,16 @@ static void wm_tables(struct scan_wm *wm, const uint32_t *counts)
 }
 
 /* Learn byte-pair frequencies from the start of the input (bounded). */
+#define WM_LEARN_MIN (64u << 10)
 static int wm_learn(struct scan_wm *wm, const char *p, size_t n)
 {
+    /* A short input is searched in no time whatever the windows: the
+     * 256 KiB of counts and their walk cost more than they save (3 ms of
+     * a fuzz input's 3.5 under ASan, fuzz16). */
+    if (n < WM_LEARN_MIN) {
+        wm_tables(wm, NULL);
+        return 0;
+    }
     uint32_t *counts = calloc(65536, sizeof *counts);
     if (!counts) return -1;
     const unsigned char *t = (const unsigned char *)p;
@@ -2564,8 +2572,7 @@ int scan_init(struct scan *s, struct oom_report *rep, struct oomlab_err *err)
     memset(s, 0, sizeof *s);
     oom_report_init(rep);
     s->rep = rep;
-    s->wm = wm_build();
-    if (s->wm) wm_tables(s->wm, NULL);
+    s->wm = wm_build(); /* its tables: from the first block (wm_learn) */
     s->line = malloc(SCAN_LINE_MAX + 2);
     s->ctx = malloc(CTX_MAX + 2);
     s->near_memo = calloc(1, sizeof *s->near_memo);
