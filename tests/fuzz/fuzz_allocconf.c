@@ -2,7 +2,8 @@
  * input's first line, as PYTORCH_CUDA_ALLOC_CONF holds it) and a torch
  * version (the second line). The unknown-key list must stay inside any
  * buffer, however small, end in a NUL, and count the same keys whatever
- * the buffer's size; a key too new comes with its release. */
+ * the buffer's size, and the suggestions as well; a key too new comes
+ * with its release. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (i == 0) first = n;
         else if (n != first) abort();
         if (sizes[i] == 4096 && (n == 0) != (out[0] == '\0')) abort();
+        /* the did-you-mean list too: inside the buffer, NUL-ended, the same
+         * count whatever its size */
+        size_t found = allocconf_suggest(text, out, sizes[i]);
+        if (!memchr(out, '\0', sizes[i])) abort();
+        if (found > n) abort(); /* a suggestion is for an unknown key */
         free(out);
     }
-    (void)allocconf_suggest(text);
     const char *since = NULL;
     const char *key = allocconf_too_new(text, version ? version : "", &since);
     if (key && !since) abort();
