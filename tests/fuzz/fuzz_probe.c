@@ -51,7 +51,7 @@ static enum probe_outcome trial(void *ctx, long v, struct probe_trial *t)
     t->capacity = (int64_t)w->cap;
     if (mem(w, v) > w->cap) return PROBE_OOM;
     double low = w->noise > 0 ? fmod((double)v * 2654435761.0, w->noise) : 0;
-    if (w->peaks) t->peak = (int64_t)(mem(w, v) - low);
+    if (w->peaks) t->peak = (int64_t)fmax(mem(w, v) - low, 0); /* a peak is never below 0 */
     return PROBE_FITS;
 }
 
@@ -175,7 +175,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!w.adversarial) {
         check(r.pinned);
         check(r.largest_fit == truth(&w, &o));
-        check(r.stop == (r.largest_fit >= 0 ? PROBE_STOP_FOUND : PROBE_STOP_NOTHING_FITS));
+        /* a fit is found only with memory evidence: a peak, or an OOM trial */
+        bool measured = w.peaks;
+        for (size_t i = 0; i < r.n_trials; i++) measured |= r.trials[i].outcome == PROBE_OOM;
+        check(r.stop == (r.largest_fit < 0 ? PROBE_STOP_NOTHING_FITS
+                         : measured        ? PROBE_STOP_FOUND
+                                           : PROBE_STOP_UNMEASURED));
     }
     return 0;
 }
