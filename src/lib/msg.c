@@ -5079,7 +5079,39 @@ static size_t pfx_bracket_rank(const char *s, size_t n, struct msg_prefix *px)
     return i;
 }
 
-/* "(VllmWorker rank=1 pid=2978) ", "(RayWorkerWrapper pid=12, ip=...) " */
+/* The rank a serving engine's process name carries: the parallel groups it
+ * names, each only when that group has more than one member: vLLM's worker
+ * "Worker[_DPd][_PPp][_TPt][_EPe]" (vllm-project/vllm:vllm/v1/worker/
+ * worker_base.py setup_worker_process_title_and_logging, printed by
+ * decorate_logs as "(Worker_TP2 pid=1234) "), SGLang's scheduler
+ * "[DPd][ PPp][ TPt][ EPe]" after the time ("[2025-03-05 10:00:00 TP2] ",
+ * sgl-project/sglang:python/sglang/srt/managers/scheduler.py
+ * run_scheduler_process). With TP alone (EP rides on it) the tensor-parallel
+ * rank is the process's rank; with PP alone, the stage's. With two groups
+ * the global rank needs the group sizes the line does not give: unknown.
+ * [s, s+n) holds only the name, groups split by '_' or ' '. */
+static int serving_rank(const char *s, size_t n)
+{
+    static const char *const groups[] = {"TP", "PP", "DP", "EP", "ATTN_CP", "MOE_DP"};
+    long long at[6] = {-1, -1, -1, -1, -1, -1};
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (s[i] == '_' || s[i] == ' ')) i++;
+        size_t g = 0, k = 0, len = 0;
+        for (; g < sizeof groups / sizeof groups[0]; g++)
+            if ((len = lit(s, n, i, groups[g])) && (k = pm_int(s + len, n - len, &at[g]))) break;
+        if (g == sizeof groups / sizeof groups[0]) return -1; /* a word that is no group */
+        i = len + k;
+        if (i < n && s[i] != '_' && s[i] != ' ') return -1;
+    }
+    bool tp = at[0] >= 0, pp = at[1] >= 0, other = at[2] >= 0 || at[4] >= 0 || at[5] >= 0;
+    if (other || tp == pp) return -1;
+    long long r = tp ? at[0] : at[1];
+    return r < 1000000 ? (int)r : -1;
+}
+
+/* "(VllmWorker rank=1 pid=2978) ", "(RayWorkerWrapper pid=12, ip=...) ",
+ * "(Worker_PP1 pid=7) " */
 static size_t pfx_paren_worker(const char *s, size_t n, struct msg_prefix *px)
 {
     if (n < 4 || s[0] != '(') return 0;
@@ -5091,8 +5123,32 @@ static size_t pfx_paren_worker(const char *s, size_t n, struct msg_prefix *px)
     long long v;
     if (r && pm_int(r + 5, end - (size_t)(r + 5 - s), &v)) px->rank = (int)v;
     if (p && pm_int(p + 4, end - (size_t)(p + 4 - s), &v)) px->pid = (long)v;
+    const char *name_end = memchr(s, ' ', end);
+    if (!r && name_end && lit(s, end, 1, "Worker_"))
+        px->rank = serving_rank(s + 8, (size_t)(name_end - s) - 8);
     size_t i = end + 1;
     return i < n && s[i] == ' ' ? i + 1 : i;
+}
+
+/* SGLang's groups left after the time ("TP2] ", "DP0 TP1] ": see
+ * serving_rank): upper-case groups, then "] ". */
+static size_t pfx_serving_groups(const char *s, size_t n, struct msg_prefix *px)
+{
+    const char *rb = memchr(s, ']', n < 40 ? n : 40);
+    if (!rb || n < 4 || !isupper((unsigned char)s[0])) return 0;
+    size_t e = (size_t)(rb - s);
+    if (e + 1 >= n || s[e + 1] != ' ') return 0;
+    for (size_t k = 0; k < e; k++)
+        if (!isupper((unsigned char)s[k]) && !isdigit((unsigned char)s[k]) && s[k] != ' ' &&
+            s[k] != '_')
+            return 0;
+    if (!isdigit((unsigned char)s[e - 1])) return 0;
+    int r = serving_rank(s, e);
+    /* every name is groups, or the bracket is someone else's ("E] ") */
+    bool groups = r >= 0 || lit(s, e, 0, "DP") || lit(s, e, 0, "PP") || lit(s, e, 0, "TP");
+    if (!groups) return 0;
+    if (r >= 0) px->rank = r;
+    return e + 2;
 }
 
 /* ParlAI: "rank:  3 | " */
@@ -5300,7 +5356,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
         pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
-        pfx_srun_label, pfx_host, pfx_stage_tag, pfx_compose,
+        pfx_serving_groups, pfx_srun_label, pfx_host, pfx_stage_tag, pfx_compose,
     };
     px->rank = px->dev = -1;
     px->pid = -1;

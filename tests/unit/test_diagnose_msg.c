@@ -57,6 +57,62 @@ static void test_prefixes(void **state)
     assert_int_equal(px.host, 0);
 }
 
+/* Serving engines name the process's parallel groups; the rank is known
+ * only when one group (TP, or PP) is named (msg.c serving_rank). */
+static void test_serving_prefixes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        int rank;
+        const char *body;
+    } cases[] = {
+        {"(Worker_TP2 pid=1234) ERROR 05-01 10:00:00 [core.py:1] torch.OutOfMemoryError: x", 2,
+         "torch.OutOfMemoryError: x"},
+        {"(Worker_TP3_EP3 pid=9) torch.OutOfMemoryError: x", 3, "torch.OutOfMemoryError: x"},
+        {"(Worker_PP1 pid=9) torch.OutOfMemoryError: x", 1, "torch.OutOfMemoryError: x"},
+        {"(Worker_PP1_TP2 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_DP1_TP0 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(EngineCore_DP0 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_TPx pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"[2025-03-05 10:00:00 TP2] Scheduler hit an exception: x", 2,
+         "Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 TP1 EP1] Scheduler hit an exception: x", 1,
+         "Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 DP1 TP3] Scheduler hit an exception: x", -1,
+         "Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 PP0 TP1] Scheduler hit an exception: x", -1,
+         "Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00] Scheduler hit an exception: x", -1,
+         "Scheduler hit an exception: x"},
+        /* not groups: a word, or a bracket that is no prefix */
+        {"TPU] out of memory", -1, "TPU] out of memory"},
+        {"E1] out of memory", -1, "E1] out of memory"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct msg_prefix px = prefix_of(cases[i].line);
+        if (px.rank != cases[i].rank || strcmp(cases[i].line + px.body, cases[i].body))
+            fail_msg("%s: rank %d body '%s'", cases[i].line, px.rank, cases[i].line + px.body);
+    }
+    /* and through the scan: the event's rank */
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "[2025-03-05 10:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+        "  File \"/sgl/scheduler.py\", line 10, in run_scheduler_process\n"
+        "    scheduler.event_loop_overlap()\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total "
+        "capacity of 79.10 GiB of which 1.00 GiB is free.\n", &rep);
+    assert_non_null(e);
+    assert_int_equal(e->rank, 1);
+    oom_report_release(&rep);
+    e = scan_primary("(Worker_TP2 pid=77) ERROR 05-01 10:00:00 [multiproc_executor.py:1] "
+                     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 2 "
+                     "has a total capacity of 79.10 GiB of which 1.00 GiB is free.\n", &rep);
+    assert_non_null(e);
+    assert_int_equal(e->rank, 2);
+    oom_report_release(&rep);
+}
+
 static void test_clean(void **state)
 {
     (void)state;
@@ -370,6 +426,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prefixes),      cmocka_unit_test(test_clean),
+        cmocka_unit_test(test_serving_prefixes),
         cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
         cmocka_unit_test(test_patterns), cmocka_unit_test(test_protobuf_shape),      cmocka_unit_test(test_every_rule_fires),
         cmocka_unit_test(test_issue10_rules_fire), cmocka_unit_test(test_anchors_minimal),
