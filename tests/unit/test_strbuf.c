@@ -102,7 +102,10 @@ static void test_near(void **state)
     assert_string_equal(pick_of("jsn", 2, opts), "json");
     assert_string_equal(pick_of("quite", 2, opts), "quiet"); /* a swap is 2 edits: at the cap, kept */
     assert_null(pick_of("quite", 1, opts));                  /* past it */
-    assert_null(pick_of("x", 2, opts));  /* 'x' is 1 from nothing: a rewrite of the whole word, no typo */
+    static const char *const bs[] = {"bs", NULL};
+    assert_null(pick_of("x", 2, bs));          /* 2 edits for 1 letter: a rewrite, no typo */
+    assert_string_equal(pick_of("bz", 2, bs), "bs"); /* 1 for 2 letters is one */
+    assert_null(pick_of("xy", 2, bs));               /* 2 for 2 is not */
     assert_string_equal(pick_of("JSON", 2, opts), "json"); /* case-blind: 0 edits */
 
     /* Ties: "see" is 1 from seed and from seen; the first offered stays,
