@@ -252,8 +252,8 @@ double ledger_peak_gb(const struct ledger_row *row);
 const char *ledger_figure_text(double v, int decimals, char *buf, size_t size);
 /* Peak as % of capacity: the cell, else computed from peak and capacity_GB. */
 double ledger_pct_capacity(const struct ledger_row *row);
-/* Canonical dtype name for comparisons ("bf16" -> "bfloat16"); the input
- * when not recognised. */
+/* Canonical dtype name for comparisons ("bf16" -> "bfloat16": run configs'
+ * spellings, runcfg_dtype_name); the input when not recognised. */
 const char *ledger_dtype_canonical(const char *dtype);
 
 /* "On the edge" rules — data: a rule loop walks this table. */
