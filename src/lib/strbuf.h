@@ -49,8 +49,8 @@ size_t strbuf_distance(const char *a, const char *b);
  * caller's candidate, so one from a reused buffer is copied (or its index
  * noted) when strbuf_near_offer returns true. */
 struct strbuf_near {
-    const char *word;
-    size_t max_edits; /* a caller may change it between offers */
+    const char *word; /* it and max_edits may change between offers */
+    size_t max_edits;
     size_t best;      /* pick's distance; SIZE_MAX before one */
     const char *pick; /* NULL before one */
 };
