@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/strbuf.h" /* strbuf_distance */
+#include "lib/strbuf.h" /* strbuf_near */
 #include "sys/fsutil.h"
 #include "sys/torchhook.h"
 #include "version.h" /* generated: OOMLAB_COMMIT, OOMLAB_BUILD_KIND */
@@ -131,19 +131,12 @@ static const char *command_meant(const char *word)
 {
     const char *found = NULL;
     size_t prefixed = 0, len = strlen(word);
-    size_t best = 3; /* at most 2 edits */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (len >= 2 && !strncmp(commands[i].name, word, len) && prefixed++ == 0) found = commands[i].name;
     if (prefixed == 1) return found;
-    found = NULL;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        size_t d = strbuf_distance(word, commands[i].name);
-        if (d < best && d < len) {
-            best = d;
-            found = commands[i].name;
-        }
-    }
-    return found;
+    struct strbuf_near near = STRBUF_NEAR_INIT(word, 2);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) strbuf_near_offer(&near, commands[i].name);
+    return near.pick;
 }
 
 /* "'x' is not a command", with the one meant when there is one. */

@@ -74,8 +74,7 @@ static int parse_budget(const struct opt_spec *o, const char *val, void *dst, si
 }
 
 /* --headroom P: a percentage below 100, stored as a fraction. Its default
- * is the edge (lib/ledger.h), which the help text names. */
-_Static_assert(100 - LEDGER_EDGE_PCT == 15, "guard's --help says the default headroom is 15%");
+ * is the edge (lib/ledger.h: LEDGER_HEADROOM), which the help text names. */
 static int parse_headroom(const struct opt_spec *o, const char *val, void *dst, size_t size,
                           struct oomlab_err *err)
 {
@@ -124,7 +123,7 @@ static int parse_args(struct guard_args *a, int argc, char **argv)
     memset(a, 0, sizeof *a);
     a->o.gpu = -1;
     a->o.interval_ms = 500;
-    a->headroom = (100 - LEDGER_EDGE_PCT) / 100.0; /* the edge table and report draw */
+    a->headroom = LEDGER_HEADROOM; /* the edge table and report draw */
     a->steps = -1;
     a->nvml_tree = -1;
     int first, rc = cmd_options(&opt_table, argc, argv, a, &first);

@@ -82,13 +82,9 @@ static const char *nearest(const char *key, size_t n)
     if (n >= sizeof buf) return NULL;
     memcpy(buf, key, n);
     buf[n] = '\0';
-    size_t best = 4;
-    const char *pick = NULL;
-    for (size_t i = 0; i < N_KEYS; i++) {
-        size_t d = strbuf_distance(buf, known_keys[i]);
-        if (d < best) best = d, pick = known_keys[i];
-    }
-    return pick;
+    struct strbuf_near near = STRBUF_NEAR_INIT(buf, 3);
+    for (size_t i = 0; i < N_KEYS; i++) strbuf_near_offer(&near, known_keys[i]);
+    return near.pick;
 }
 
 size_t allocconf_suggest(const char *value, char *out, size_t out_size)

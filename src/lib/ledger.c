@@ -3,6 +3,7 @@
  * machine that never fails on content (a ledger a person edited must
  * still read). */
 #include "lib/ledger.h"
+#include "lib/runcfg.h"
 #include "lib/strbuf.h"
 
 #include <ctype.h>
@@ -36,14 +37,6 @@ static const struct {
     {"note", LEDGER_NOTES},
 };
 
-static const struct {
-    const char *alias, *canonical;
-} dtype_names[] = {
-    {"bf16", "bfloat16"}, {"torch.bfloat16", "bfloat16"}, {"fp16", "float16"},
-    {"half", "float16"},  {"torch.float16", "float16"},   {"fp32", "float32"},
-    {"float", "float32"}, {"torch.float32", "float32"},   {"32", "float32"},
-    {"16-mixed", "float16"}, {"bf16-mixed", "bfloat16"},
-};
 
 const char *ledger_col_name(enum ledger_col col)
 {
@@ -64,9 +57,8 @@ int ledger_col_lookup(const char *name, size_t len)
 
 const char *ledger_dtype_canonical(const char *dtype)
 {
-    for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++)
-        if (!strcasecmp(dtype, dtype_names[i].alias)) return dtype_names[i].canonical;
-    return dtype;
+    const char *name = runcfg_dtype_name(dtype); /* one table of precision spellings */
+    return name ? name : dtype;
 }
 
 _Static_assert(LEDGER_NCOLS <= 64, "struct ledger_row's own bits");

@@ -252,8 +252,8 @@ double ledger_peak_gb(const struct ledger_row *row);
 const char *ledger_figure_text(double v, int decimals, char *buf, size_t size);
 /* Peak as % of capacity: the cell, else computed from peak and capacity_GB. */
 double ledger_pct_capacity(const struct ledger_row *row);
-/* Canonical dtype name for comparisons ("bf16" -> "bfloat16"); the input
- * when not recognised. */
+/* Canonical dtype name for comparisons ("bf16" -> "bfloat16": run configs'
+ * spellings, runcfg_dtype_name); the input when not recognised. */
 const char *ledger_dtype_canonical(const char *dtype);
 
 /* "On the edge" rules — data: a rule loop walks this table. */
@@ -270,6 +270,11 @@ extern const size_t ledger_n_edge_rules;
  * it): the field guide (seeds/001, prevention 1) probes the batch and keeps
  * 15-20% free, so the edge starts where that 15% would be eaten into. */
 #define LEDGER_EDGE_PCT 85
+/* The same line from the other side: the fraction of the card kept free by
+ * default by probe's recommendation (--headroom) and guard (--headroom),
+ * whose --help texts say 15%. */
+#define LEDGER_HEADROOM ((100 - LEDGER_EDGE_PCT) / 100.0)
+_Static_assert(100 - LEDGER_EDGE_PCT == 15, "probe's and guard's --help say the default headroom is 15%");
 #define LEDGER_STR_(x) #x
 #define LEDGER_STR(x) LEDGER_STR_(x) /* LEDGER_STR(LEDGER_EDGE_PCT): "85", for --help */
 /* Bit k set when ledger_edge_rules[k] flags row i. */

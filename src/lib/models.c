@@ -154,7 +154,7 @@ const struct model_preset *models_suggest(const char *name)
 {
     char want[96], have[96];
     const struct model_preset *best = NULL;
-    size_t best_len = 0, best_d = (size_t)-1;
+    size_t best_len = 0;
     if (!name) return NULL;
     squash_tail(name, want, sizeof want);
     if (!want[0]) return NULL;
@@ -166,13 +166,11 @@ const struct model_preset *models_suggest(const char *name)
         }
     }
     if (best) return best;
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) { /* near misses */
+    struct strbuf_near near = STRBUF_NEAR_INIT(want, 0);
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) { /* near misses: a third of the preset */
         squash_tail(presets[i].name, have, sizeof have);
-        size_t d = strbuf_distance(want, have);
-        if (d < best_d && 3 * d <= strlen(have)) {
-            best = &presets[i];
-            best_d = d;
-        }
+        near.max_edits = strlen(have) / 3;
+        if (strbuf_near_offer(&near, have)) best = &presets[i];
     }
     return best;
 }

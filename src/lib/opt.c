@@ -70,19 +70,16 @@ static const char *nearest(const struct opt_table *t, size_t n, const char *word
     if (len >= sizeof w) return NULL;
     memcpy(w, word, len);
     w[len] = '\0';
-    size_t limit = len / 3 > 2 ? len / 3 : 2, best = limit + 1;
-    const char *found = NULL;
+    struct strbuf_near near = STRBUF_NEAR_INIT(w, strbuf_near_third(len));
     for (size_t i = 0; i < n; i++) {
         const char *name = t->spec[i].name;
         size_t nl = strlen(name);
-        size_t d = strbuf_distance(w, name);
-        if (nl < len && !strncmp(w, name, nl) && (w[nl] == '-' || w[nl] == '_')) d = 1;
-        if (d < best && d < len) { /* not a rewrite of the whole word: --x is no typo of --gpu */
-            best = d;
-            found = name;
-        }
+        if (nl < len && !strncmp(w, name, nl) && (w[nl] == '-' || w[nl] == '_'))
+            strbuf_near_offer_at(&near, name, 1);
+        else
+            strbuf_near_offer(&near, name);
     }
-    return found;
+    return near.pick;
 }
 
 /* "'--t' is ambiguous (--timeout, --torch)" or "unknown option '--x'". */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/killcause.h"
+#include "lib/ledger.h"
 #include "lib/units.h"
 
 /* After this many wrong guesses the curves are not trusted any more. */
@@ -77,7 +78,7 @@ void probe_opts_init(struct probe_opts *opts)
     opts->min = 1;
     opts->max = -1;
     opts->limit = PROBE_DEFAULT_LIMIT;
-    opts->headroom = PROBE_DEFAULT_HEADROOM;
+    opts->headroom = LEDGER_HEADROOM; /* the edge table and report draw */
     opts->effective_batch = -1;
     opts->capacity = -1;
     opts->use_peaks = true;

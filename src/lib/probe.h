@@ -24,7 +24,6 @@
 /* Without a max, doubling stops here (a batch or sequence beyond 2^24 is a
  * typo, not a workload). */
 #define PROBE_DEFAULT_LIMIT (1L << 24)
-#define PROBE_DEFAULT_HEADROOM 0.15
 
 enum probe_outcome {
     PROBE_FITS,        /* the command finished (exit 0) */

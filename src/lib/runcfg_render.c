@@ -38,23 +38,22 @@ static int split_path(const char *key, struct split *sp)
     return 0;
 }
 
-/* Keep the closest candidate within a third of the key's length (at least
- * 2), and closer than rewriting the whole key ('x' is not a typo of 'bs').
- * Keys are case-sensitive and the distance is not: a key that differs only
- * in case (Learning_Rate) is 0 away and the best suggestion, not the key. */
-static void consider(const char *key, const char *cand, unsigned *best, char *out, size_t size)
+/* Copy cand to out when the search keeps it (strbuf_near: within a third of
+ * the key, at least 2 edits). Keys are case-sensitive and the distance is
+ * not: a key that differs only in case (Learning_Rate) is 0 away and the
+ * best suggestion, not the key. */
+static void consider(struct strbuf_near *near, const char *cand, char *out, size_t size)
 {
-    size_t limit = strlen(key) / 3 > 2 ? strlen(key) / 3 : 2, d = strbuf_distance(key, cand);
-    if (strcmp(key, cand) && d <= limit && d < strlen(key) && d < *best) {
-        *best = (unsigned)d;
-        snprintf(out, size, "%s", cand);
-    }
+    if (strbuf_near_offer(near, cand)) snprintf(out, size, "%s", cand);
 }
 
-static void suggest_alias(const char *key, unsigned *best, char *out, size_t size)
+/* Then the other tools' spellings, for the key's last part alone. */
+static void suggest_alias(struct strbuf_near *near, char *out, size_t size)
 {
-    const char *leaf = strrchr(key, '.') ? strrchr(key, '.') + 1 : key;
-    for (size_t i = 0; runcfg_alias_key(i); i++) consider(leaf, runcfg_alias_key(i), best, out, size);
+    const char *leaf = strrchr(near->word, '.') ? strrchr(near->word, '.') + 1 : near->word;
+    near->word = leaf;
+    near->max_edits = strbuf_near_third(strlen(leaf));
+    for (size_t i = 0; runcfg_alias_key(i); i++) consider(near, runcfg_alias_key(i), out, size);
 }
 
 /* Valid UTF-8 (YAML and JSON text must be)? */
@@ -220,8 +219,8 @@ static int yfind(struct ydoc *d, struct yfind *f)
 
 /* Every key under map, each mapping once: aliases can share a mapping
  * between many parents (and with it 2^n paths through n levels). */
-static void ysuggest(struct ydoc *d, int map, const char *prefix, const char *key, unsigned *best,
-                     char *out, size_t size, unsigned char *seen, int depth)
+static void ysuggest(struct ydoc *d, int map, const char *prefix, struct strbuf_near *near, char *out,
+                     size_t size, unsigned char *seen, int depth)
 {
     yaml_node_t *m = ynode(d, map);
     if (!m || m->type != YAML_MAPPING_NODE || seen[map - 1] || depth > RUNCFG_MAX_DEPTH) return;
@@ -231,9 +230,9 @@ static void ysuggest(struct ydoc *d, int map, const char *prefix, const char *ke
         if (!k) continue;
         char path[128];
         snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
-        consider(key, path, best, out, size);
-        consider(key, k, best, out, size);
-        ysuggest(d, p->value, path, key, best, out, size, seen, depth + 1);
+        consider(near, path, out, size);
+        consider(near, k, out, size);
+        ysuggest(d, p->value, path, near, out, size, seen, depth + 1);
     }
 }
 
@@ -305,13 +304,13 @@ static int yapply(struct ydoc *d, const char *key, const char *value, struct run
                               sp.part[depth ? depth - 1 : 0]);
     snprintf(out->target[i], sizeof out->target[i], "%s", key);
     if (runcfg_key_field(sp.part[sp.n - 1]) < 0) {
-        unsigned best = 255;
+        struct strbuf_near near = STRBUF_NEAR_INIT(key, strbuf_near_third(strlen(key)));
         unsigned char *seen = yseen_new(d);
         if (!seen) return oomlab_err_set(err, "out of memory");
         out->unknown[i] = true;
-        ysuggest(d, d->root, "", key, &best, out->suggestion[i], sizeof out->suggestion[i], seen, 0);
+        ysuggest(d, d->root, "", &near, out->suggestion[i], sizeof out->suggestion[i], seen, 0);
         free(seen);
-        suggest_alias(key, &best, out->suggestion[i], sizeof out->suggestion[i]);
+        suggest_alias(&near, out->suggestion[i], sizeof out->suggestion[i]);
     }
     return yadd_path(d, map, &sp, depth, value) < 0 ? oomlab_err_set(err, "out of memory") : 0;
 }
@@ -484,17 +483,17 @@ static void jfind_in(struct json_object *obj, const char *prefix, struct jfind *
     }
 }
 
-static void jsuggest(struct json_object *obj, const char *prefix, const char *key, unsigned *best,
-                     char *out, size_t size, int depth)
+static void jsuggest(struct json_object *obj, const char *prefix, struct strbuf_near *near, char *out, size_t size,
+                     int depth)
 {
     if (depth > RUNCFG_MAX_DEPTH || !json_object_is_type(obj, json_type_object)) return;
     json_object_object_foreach(obj, k, v)
     {
         char path[128];
         snprintf(path, sizeof path, "%s%s%s", prefix, *prefix ? "." : "", k);
-        consider(key, path, best, out, size);
-        consider(key, k, best, out, size);
-        jsuggest(v, path, key, best, out, size, depth + 1);
+        consider(near, path, out, size);
+        consider(near, k, out, size);
+        jsuggest(v, path, near, out, size, depth + 1);
     }
 }
 
@@ -543,10 +542,10 @@ static int japply(struct json_object *root, const char *key, const char *value,
         return oomlab_err_set(err, "--set %s: '%s' in the config is a value, not a mapping", key, sp.part[depth]);
     snprintf(out->target[i], sizeof out->target[i], "%s", key);
     if (runcfg_key_field(sp.part[sp.n - 1]) < 0) {
-        unsigned best = 255;
+        struct strbuf_near near = STRBUF_NEAR_INIT(key, strbuf_near_third(strlen(key)));
         out->unknown[i] = true;
-        jsuggest(root, "", key, &best, out->suggestion[i], sizeof out->suggestion[i], 0);
-        suggest_alias(key, &best, out->suggestion[i], sizeof out->suggestion[i]);
+        jsuggest(root, "", &near, out->suggestion[i], sizeof out->suggestion[i], 0);
+        suggest_alias(&near, out->suggestion[i], sizeof out->suggestion[i]);
     }
     for (; depth + 1 < sp.n; depth++) {
         struct json_object *m = json_object_new_object();

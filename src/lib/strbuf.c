@@ -77,6 +77,24 @@ size_t strbuf_distance(const char *a, const char *b)
     return row[lb];
 }
 
+size_t strbuf_near_third(size_t len)
+{
+    return len / 3 > 2 ? len / 3 : 2;
+}
+
+bool strbuf_near_offer_at(struct strbuf_near *n, const char *cand, size_t d)
+{
+    if (d > n->max_edits || d >= strlen(n->word) || d >= n->best || !strcmp(n->word, cand)) return false;
+    n->best = d;
+    n->pick = cand;
+    return true;
+}
+
+bool strbuf_near_offer(struct strbuf_near *n, const char *cand)
+{
+    return strbuf_near_offer_at(n, cand, strbuf_distance(n->word, cand));
+}
+
 size_t strbuf_utf8_seq(const unsigned char *s, size_t left, uint32_t *cp)
 {
     unsigned char c = s[0];

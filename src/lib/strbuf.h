@@ -3,7 +3,8 @@
  * buffer failed and every later append is ignored, so a writer can append
  * freely and check once at the end. The caller frees s (strbuf_release).
  * Also the text helpers more than one module needs: the edit distance
- * behind every did-you-mean, the UTF-8 sequence check. */
+ * and nearest-name search behind every did-you-mean, the UTF-8 sequence
+ * check. */
 #ifndef OOMLAB_STRBUF_H
 #define OOMLAB_STRBUF_H
 
@@ -38,6 +39,28 @@ void *strbuf_grow(void *p, size_t *cap, size_t need, size_t elem, size_t max);
  * typed); SIZE_MAX when either is longer than STRBUF_DISTANCE_MAX. */
 #define STRBUF_DISTANCE_MAX 127
 size_t strbuf_distance(const char *a, const char *b);
+
+/* A did-you-mean search: offer it every candidate for what the user typed
+ * (word) and it keeps the nearest. A candidate is kept when it is not word
+ * itself, at most max_edits away (strbuf_distance), fewer edits away than
+ * word has letters (no rewrite of the whole word: 'x' is no typo of 'bs'),
+ * and strictly nearer than the one kept before (of equals, the first
+ * offered stays). word must outlive the search; pick points at the
+ * caller's candidate, so one from a reused buffer is copied (or its index
+ * noted) when strbuf_near_offer returns true. */
+struct strbuf_near {
+    const char *word; /* it and max_edits may change between offers */
+    size_t max_edits;
+    size_t best;      /* pick's distance; SIZE_MAX before one */
+    const char *pick; /* NULL before one */
+};
+#define STRBUF_NEAR_INIT(w, max) {.word = (w), .max_edits = (max), .best = SIZE_MAX, .pick = NULL}
+/* The usual max_edits for a word of len letters: a third of it, at least 2. */
+size_t strbuf_near_third(size_t len);
+/* Offer cand (strbuf_distance away, or d away by the caller's own rule);
+ * true when it is kept. */
+bool strbuf_near_offer(struct strbuf_near *n, const char *cand);
+bool strbuf_near_offer_at(struct strbuf_near *n, const char *cand, size_t d);
 
 /* The length (1-4) of the valid UTF-8 sequence at s[0..left) (left >= 1), its
  * code point in *cp (cp may be NULL); 0 when it is not one: a stray or missing

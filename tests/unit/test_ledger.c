@@ -480,6 +480,7 @@ static void test_one_variable_rule(void **state)
     assert_int_equal(out[2], LEDGER_GRAD_ACCUM);
     assert_int_equal(out[3], LEDGER_GRAD_CKPT);
     assert_string_equal(ledger_dtype_canonical("FP16"), "float16");
+    assert_string_equal(ledger_dtype_canonical("bf16-true"), "bfloat16"); /* a run config's spelling too */
     assert_string_equal(ledger_dtype_canonical("int8"), "int8");
     ledger_release(&lg);
 }

@@ -1,5 +1,6 @@
 /* Unit tests for lib/strbuf: appends, NUL termination, growth, the cap and
- * the sticky failure; the edit distance; the UTF-8 sequence check. */
+ * the sticky failure; the edit distance and the nearest-name search; the
+ * UTF-8 sequence check. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +84,59 @@ static void test_distance(void **state)
     assert_int_equal(strbuf_distance(longest, "a"), STRBUF_DISTANCE_MAX - 1);
 }
 
+/* Offer each of names (NULL-ended) and return the pick. */
+static const char *pick_of(const char *word, size_t max_edits, const char *const *names)
+{
+    struct strbuf_near near = STRBUF_NEAR_INIT(word, max_edits);
+    for (; *names; names++) strbuf_near_offer(&near, *names);
+    return near.pick;
+}
+
+static void test_near(void **state)
+{
+    (void)state;
+    static const char *const none[] = {NULL};
+    assert_null(pick_of("jsn", 2, none)); /* an empty list: no pick, no crash */
+
+    static const char *const opts[] = {"json", "quiet", "gpu", "jobs", NULL};
+    assert_string_equal(pick_of("jsn", 2, opts), "json");
+    assert_string_equal(pick_of("quite", 2, opts), "quiet"); /* a swap is 2 edits: at the cap, kept */
+    assert_null(pick_of("quite", 1, opts));                  /* past it */
+    static const char *const bs[] = {"bs", NULL};
+    assert_null(pick_of("x", 2, bs));          /* 2 edits for 1 letter: a rewrite, no typo */
+    assert_string_equal(pick_of("bz", 2, bs), "bs"); /* 1 for 2 letters is one */
+    assert_null(pick_of("xy", 2, bs));               /* 2 for 2 is not */
+    assert_string_equal(pick_of("JSON", 2, opts), "json"); /* case-blind: 0 edits */
+
+    /* Ties: "see" is 1 from seed and from seen; the first offered stays,
+     * a later one only when strictly nearer (seenx: 1 from seen, 2 from seed). */
+    static const char *const tie[] = {"seed", "seen", NULL};
+    static const char *const tie_rev[] = {"seen", "seed", NULL};
+    assert_string_equal(pick_of("see", 2, tie), "seed");
+    assert_string_equal(pick_of("see", 2, tie_rev), "seen");
+    assert_string_equal(pick_of("seenx", 2, tie), "seen");
+
+    /* The word itself is no suggestion for itself; one that differs only
+     * in case is (Learning_Rate for learning_rate). */
+    static const char *const self[] = {"learning_rate", "Learning_Rate", NULL};
+    assert_string_equal(pick_of("learning_rate", 4, self), "Learning_Rate");
+    static const char *const only_self[] = {"bs", NULL};
+    assert_null(pick_of("bs", 2, only_self));
+
+    /* offer says whether it kept; offer_at takes the caller's distance. */
+    struct strbuf_near near = STRBUF_NEAR_INIT("batch-size", strbuf_near_third(10));
+    assert_int_equal(near.max_edits, 3);
+    assert_false(strbuf_near_offer(&near, "seed"));
+    assert_true(strbuf_near_offer_at(&near, "batch", 1));
+    assert_false(strbuf_near_offer(&near, "batch_sizes")); /* 2 > 1: not nearer */
+    assert_string_equal(near.pick, "batch");
+    assert_int_equal(near.best, 1);
+
+    assert_int_equal(strbuf_near_third(0), 2); /* at least 2 */
+    assert_int_equal(strbuf_near_third(8), 2);
+    assert_int_equal(strbuf_near_third(9), 3);
+}
+
 static void test_utf8_seq(void **state)
 {
     (void)state;
@@ -122,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_cap_and_sticky_failure),
         cmocka_unit_test(test_grow),
         cmocka_unit_test(test_distance),
+        cmocka_unit_test(test_near),
         cmocka_unit_test(test_utf8_seq),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
