@@ -165,12 +165,19 @@ const struct model_preset *models_suggest(const char *name)
             best_len = strlen(have);
         }
     }
-    if (best) return best;
+    /* near misses: a third of the preset. One that spans more of the word
+     * than the longest preset inside it is the better guess ("gpt2-mediun"
+     * is gpt2-medium mistyped, not gpt2). */
+    const struct model_preset *nearest = NULL;
+    size_t nearest_len = 0;
     struct strbuf_near near = STRBUF_NEAR_INIT(want, 0);
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) { /* near misses: a third of the preset */
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
         squash_tail(presets[i].name, have, sizeof have);
         near.max_edits = strlen(have) / 3;
-        if (strbuf_near_offer(&near, have)) best = &presets[i];
+        if (strbuf_near_offer(&near, have)) {
+            nearest = &presets[i];
+            nearest_len = strlen(have);
+        }
     }
-    return best;
+    return nearest && nearest_len > best_len ? nearest : best ? best : nearest;
 }

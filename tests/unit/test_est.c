@@ -1641,6 +1641,9 @@ static void test_names_and_cards(void **state)
     assert_string_equal(models_suggest("openai-community/gpt2-medium")->name, "gpt2-medium");
     assert_string_equal(models_suggest("meta-llama/Llama-3.2-1B")->name, "llama-3.2-1b");
     assert_string_equal(models_suggest("lama-2-7b")->name, "llama-2-7b");
+    /* a typo in a longer preset's name is that preset, not the shorter one inside it */
+    assert_string_equal(models_suggest("gpt2-mediun")->name, "gpt2-medium");
+    assert_string_equal(models_suggest("gpt2-xI")->name, "gpt2-xl");
     assert_null(models_suggest("nosuch.json"));
     assert_null(models_suggest(""));
 }
