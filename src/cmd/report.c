@@ -19,6 +19,7 @@
 #include "lib/reduce.h"
 #include "lib/memcsv.h"
 #include "lib/plan.h"
+#include "lib/runcfg.h"
 #include "lib/steps.h"
 #include "lib/torchsteps.h"
 #include "lib/units.h"
@@ -36,7 +37,9 @@
 #define GIB 1073741824.0
 #define EXCERPT_BEFORE 12
 #define EXCERPT_AFTER 6
-#define EXCERPT_LINE_MAX 400
+/* PyTorch's current OOM message is one line of about 600 bytes; a longer
+ * line (a progress bar, a dict dump) is cut with its length said. */
+#define EXCERPT_LINE_MAX 2048
 #define CONFIG_MAX (1u << 20)
 
 static const char usage_head[] =
@@ -116,10 +119,16 @@ struct pass_ctx {
 
 static void copy_line(char *dst, const char *line, size_t len)
 {
-    size_t n = len < EXCERPT_LINE_MAX - 1 ? len : EXCERPT_LINE_MAX - 1;
-    while (n && line[n - 1] == '\r') n--;
+    while (len && line[len - 1] == '\r') len--;
+    if (len < EXCERPT_LINE_MAX) {
+        memcpy(dst, line, len);
+        dst[len] = '\0';
+        return;
+    }
+    size_t n = EXCERPT_LINE_MAX - 64;
+    while (n && ((unsigned char)line[n] & 0xC0) == 0x80) n--; /* not inside a UTF-8 character */
     memcpy(dst, line, n);
-    dst[n] = '\0';
+    snprintf(dst + n, EXCERPT_LINE_MAX - n, " ... (line cut: %zu of its %zu bytes shown)", n, len);
 }
 
 /* Seconds on the memory chart's axis at which the log's byte at offset
@@ -618,8 +627,14 @@ static void oom_section(FILE *f, const struct run *r)
     fputs("</table>\n", f);
     struct verdicts v;
     struct plan plan;
+    struct runcfg cfg;
+    struct oomlab_err err = {{0}};
+    runcfg_init(&cfg);
+    /* the run's own values, as `oomlab diagnose ID` reads them from configs/ID.yaml */
+    bool have_cfg = r->config && runcfg_parse(&cfg, r->config, r->config_len, "config", &err) == 0;
     verdict_compute(&r->rep, &v);
-    plan_build(&r->rep, &v, NULL, &plan);
+    plan_build(&r->rep, &v, have_cfg ? &cfg : NULL, &plan);
+    runcfg_release(&cfg);
     fputs("<h4>First fixes (oomlab diagnose)</h4><ol class=\"plan\">\n", f);
     for (size_t i = 0; i < plan.n && i < 3; i++) {
         fputs("<li><b>", f);
