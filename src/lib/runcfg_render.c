@@ -51,10 +51,24 @@ static void consider(const char *key, const char *cand, unsigned *best, char *ou
     }
 }
 
+/* `oomlab table`'s column headers, which a reader of the table types as
+ * keys (--set batch=16): too far from their keys for a typo, and not
+ * aliases (a config's own "batch" may be a global batch). */
+static const struct {
+    const char *header, *key;
+} table_headers[] = {
+    {"batch", "device_batch_size"}, {"seq", "max_seq_len"}, {"accum", "grad_accum"}, {"ckpt", "gradient_checkpointing"},
+};
+
 static void suggest_alias(const char *key, unsigned *best, char *out, size_t size)
 {
     const char *leaf = strrchr(key, '.') ? strrchr(key, '.') + 1 : key;
     for (size_t i = 0; runcfg_alias_key(i); i++) consider(leaf, runcfg_alias_key(i), best, out, size);
+    for (size_t i = 0; i < sizeof table_headers / sizeof table_headers[0]; i++)
+        if (leaf == key && !strcmp(key, table_headers[i].header) && *best > 0) {
+            *best = 0;
+            snprintf(out, size, "%s", table_headers[i].key);
+        }
 }
 
 /* Valid UTF-8 (YAML and JSON text must be)? */
