@@ -979,8 +979,12 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
         const struct ledger_row *row = id ? ledger_find(lg, id) : NULL;
         if (!row) {
             if (dir_given(o)) return -1;
-            fprintf(stderr, "oomlab report: no run '%s' in %s/runs.csv ('oomlab table' lists them)\n", id ? id : "",
-                    o->dir);
+            struct oomlab_err where = {{0}};
+            char lpath[4200];
+            snprintf(lpath, sizeof lpath, "%s/runs.csv", o->dir);
+            snprintf(where.msg, sizeof where.msg, "no run '%.100s' in %.300s ('oomlab table' lists them)", id ? id : "", lpath);
+            ledger_io_where_is(o->dir, id, lpath, &where);
+            fprintf(stderr, "oomlab report: %s\n", where.msg);
             return -1;
         }
         struct oomlab_err bad = {{0}};
@@ -1009,8 +1013,11 @@ int cmd_report(int argc, char **argv)
     struct ledger lg;
     char lpath[4096];
     struct oomlab_err err = {{0}};
-    if (ledger_io_load("report", o.dir, &lg, lpath, sizeof lpath, &err) < 0)
-        return dir_given(&o) ? EXIT_USAGE : cmd_fail("report", &err, EXIT_USAGE);
+    if (ledger_io_load("report", o.dir, &lg, lpath, sizeof lpath, &err) < 0) {
+        if (dir_given(&o)) return EXIT_USAGE;
+        ledger_io_where_is(o.dir, o.n_ids ? o.ids[0] : NULL, lpath, &err);
+        return cmd_fail("report", &err, EXIT_USAGE);
+    }
     if (lg.n == 0) {
         ledger_release(&lg);
         if (dir_given(&o)) return EXIT_USAGE;
