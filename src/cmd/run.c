@@ -162,6 +162,12 @@ static void set_substitutions(struct run_args *a)
         a->key_ptr[i] = a->keys[i];
         a->val_ptr[i] = v;
     }
+    /* a later --set of a key wins, in {KEY} as in the config: --on-oom's
+     * change comes after the user's value it replaces (argsubst takes the
+     * first match; an empty key matches nothing) */
+    for (size_t i = 0; i < a->n_sets; i++)
+        for (size_t j = i + 1; j < a->n_sets && a->keys[i][0]; j++)
+            if (!strcmp(a->keys[i], a->keys[j])) a->key_ptr[i] = "";
     a->o.subst_config = true;
     a->o.subst_keys = a->key_ptr;
     a->o.subst_vals = a->val_ptr;
