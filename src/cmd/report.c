@@ -673,8 +673,10 @@ static void ledger_table(FILE *f, struct run *runs, size_t n)
         bool any = c < LEDGER_JOB_ID; /* the rank columns only for runs that have them */
         for (size_t i = 0; i < n; i++) any |= runs[i].row->cell[c][0] != '\0';
         if (!any) continue;
-        bool differs = false;
-        for (size_t i = 1; i < n; i++) differs |= strcmp(runs[i].row->cell[c], runs[0].row->cell[c]) != 0;
+        /* when it started and which oomlab recorded it differ for every
+         * two runs: highlighted, they only hide the cells that say something */
+        bool differs = false, bookkeeping = c == LEDGER_STARTED_AT || c == LEDGER_OOMLAB_PID;
+        for (size_t i = 1; i < n && !bookkeeping; i++) differs |= strcmp(runs[i].row->cell[c], runs[0].row->cell[c]) != 0;
         fprintf(f, "<tr%s><th>", differs ? " class=\"diff\"" : "");
         html_escapes(f, ledger_col_name((enum ledger_col)c));
         fputs("</th>", f);
