@@ -69,6 +69,8 @@ enum time_source { TIME_NONE, TIME_INDEX, TIME_INTERPOLATED };
 struct run {
     const struct ledger_row *row;
     const char *id;
+    char stem[160]; /* its files' name in logs/: the id, or a job's ID_rankN (run_stem) */
+    char rank_note[160]; /* "rank 1 of 2" for a job; "" otherwise */
     struct memcsv mem;
     struct torchsteps ts;
     bool have_ts;
@@ -218,12 +220,12 @@ static void choose_time_source(struct run *r, struct pass_ctx *p, struct logidx_
         r->time_src = TIME_INDEX;
         p->idx = idx;
         if (idx->cur.start_ms >= 0 && r->mem.start_ms >= 0) p->shift_s = (double)(idx->cur.start_ms - r->mem.start_ms) / 1000.0;
-        snprintf(r->time_note, sizeof r->time_note, "step lines at the time they reached the log (logs/%s.idx)", r->id);
+        snprintf(r->time_note, sizeof r->time_note, "step lines at the time they reached the log (logs/%s.idx)", r->stem);
     } else if (log_size > 0) {
         r->time_src = TIME_INTERPOLATED;
         p->s_per_byte = end / (double)log_size;
         snprintf(r->time_note, sizeof r->time_note,
-                 "no line-time index (logs/%s.idx): step lines placed by interpolation over the log's bytes", r->id);
+                 "no line-time index (logs/%s.idx): step lines placed by interpolation over the log's bytes", r->stem);
     }
 }
 
@@ -245,7 +247,7 @@ static void check_time_source(struct run *r, struct pass_ctx *p, const struct lo
     if (r->time_src == TIME_INDEX) {
         logidx_file_drain(p->idx);
         if (p->idx->cur.bad) {
-            snprintf(r->time_note, sizeof r->time_note, "logs/%s.idx is damaged: step lines from there on not placed", r->id);
+            snprintf(r->time_note, sizeof r->time_note, "logs/%s.idx is damaged: step lines from there on not placed", r->stem);
         } else if (logidx_cursor_last(&p->idx->cur, &last) && last.offset != log_size) {
             size_t k = strlen(r->time_note);
             snprintf(r->time_note + k, sizeof r->time_note - k, "; it covers %llu of the log's %llu bytes",
@@ -292,7 +294,7 @@ static void read_log(const char *dir, struct run *r)
     static struct pass_ctx p;
     static struct logidx_file idx;
     struct stat st;
-    snprintf(r->log_path, sizeof r->log_path, "%s/logs/%s.log", dir, r->id);
+    snprintf(r->log_path, sizeof r->log_path, "%s/logs/%s.log", dir, r->stem);
     uint64_t log_size = stat(r->log_path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
     p = (struct pass_ctx){.r = r, .last_step = -1};
     idx.f = NULL;
@@ -342,22 +344,22 @@ static void mem_note(struct run *r, int read_rc, bool missing, const struct ooml
     char *b = r->mem_note;
     size_t size = sizeof r->mem_note;
     if (read_rc < 0 && missing)
-        snprintf(b, size, "Device memory was not sampled for this run (no logs/%s_mem.csv).", r->id);
+        snprintf(b, size, "Device memory was not sampled for this run (no logs/%s_mem.csv).", r->stem);
     else if (read_rc < 0)
         snprintf(b, size, "No memory chart: %s%s", err->msg, full_stop(err->msg));
     else if (m->said_not_sampled)
         snprintf(b, size, "Device memory was not sampled for this run%s%s%s", m->not_sampled_why[0] ? ": " : "",
                  m->not_sampled_why, full_stop(m->not_sampled_why));
     else if (!m->in_rows)
-        snprintf(b, size, "No memory chart: logs/%s_mem.csv is not a memory log oomlab wrote (no CSV header).", r->id);
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv is not a memory log oomlab wrote (no CSV header).", r->stem);
     else if (m->bad_rows)
-        snprintf(b, size, "No memory chart: logs/%s_mem.csv has %zu malformed rows and no readable sample.", r->id,
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv has %zu malformed rows and no readable sample.", r->stem,
                  m->bad_rows);
     else if (rows_of(m))
         snprintf(b, size, "No memory chart: the %llu rows of logs/%s_mem.csv hold no figure (NVML could not read "
-                          "the GPU: the file's '# gpu' lines say why).", rows_of(m), r->id);
+                          "the GPU: the file's '# gpu' lines say why).", rows_of(m), r->stem);
     else
-        snprintf(b, size, "No memory chart: logs/%s_mem.csv holds no sample.", r->id);
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv holds no sample.", r->stem);
 }
 
 static void read_side_files(const char *dir, struct run *r)
@@ -365,13 +367,13 @@ static void read_side_files(const char *dir, struct run *r)
     char path[4096];
     bool missing = false;
     struct oomlab_err err = {{0}};
-    snprintf(path, sizeof path, "%s/logs/%s_mem.csv", dir, r->id);
+    snprintf(path, sizeof path, "%s/logs/%s_mem.csv", dir, r->stem);
     memcsv_init(&r->mem);
     int mem_rc = chunks_read(path, feed_memcsv, &r->mem, &missing, &err);
     if (mem_rc == 0) memcsv_finish(&r->mem);
     else if (!r->mem.failed) memcsv_release(&r->mem), memcsv_init(&r->mem), r->mem.not_sampled = 1;
     mem_note(r, mem_rc, missing, &err);
-    snprintf(path, sizeof path, "%s/logs/%s_steps.csv", dir, r->id);
+    snprintf(path, sizeof path, "%s/logs/%s_steps.csv", dir, r->stem);
     if (torchhook_read_file(path, &r->ts, &err) == 0) {
         r->have_ts = r->ts.rows > 0;
         if (!r->have_ts) torchsteps_release(&r->ts);
@@ -843,6 +845,11 @@ static int run_section(FILE *f, struct run *r, size_t nth, size_t n)
     fputs("</h2>\n<p><code>", f);
     html_escapes(f, r->row->cell[LEDGER_COMMAND]);
     fputs("</code></p>\n", f);
+    if (r->rank_note[0]) {
+        fputs("<p class=\"note\">", f);
+        html_escapes(f, r->rank_note);
+        fputs("</p>\n", f);
+    }
     oom_section(f, r);
     static struct svg_chart c;
     static struct labels lb;
@@ -972,6 +979,32 @@ static bool dir_given(const struct opts *o)
     return false;
 }
 
+/* A job's row (srun/torchrun ranks, one row in the ledger) has no
+ * logs/ID.log: its files are each rank's, logs/ID_rankN.*. The page shows
+ * one rank's: the worst (highest peak), else the first that ran out of
+ * memory, else the first that failed, else the first. */
+static void run_stem(const struct ledger *lg, struct run *r)
+{
+    const struct ledger_row *first, *pick = NULL;
+    snprintf(r->stem, sizeof r->stem, "%s", r->id);
+    size_t n = ledger_rank_rows(lg, r->id, &first);
+    if (!n) return;
+    const char *worst = r->row->cell[LEDGER_WORST_RANK];
+    for (size_t k = 0; k < n && !pick && *worst; k++)
+        if (!strcmp(first[k].cell[LEDGER_RANK], worst)) pick = &first[k];
+    for (size_t k = 0; k < n && !pick; k++)
+        if (ledger_flag(&first[k], LEDGER_OOM) == 1) pick = &first[k];
+    for (size_t k = 0; k < n && !pick; k++)
+        if (strcmp(first[k].cell[LEDGER_EXIT_STATUS], "0")) pick = &first[k];
+    if (!pick) pick = &first[0];
+    if (ledger_row_stem(r->stem, sizeof r->stem, pick) < 0) {
+        snprintf(r->stem, sizeof r->stem, "%s", r->id);
+        return;
+    }
+    snprintf(r->rank_note, sizeof r->rank_note, "A job of %zu ranks: its log, memory and steps below are rank %s's "
+             "(logs/%s.log)", n, pick->cell[LEDGER_RANK], r->stem);
+}
+
 static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, size_t *n)
 {
     const char *last = lg->n ? lg->rows[lg->n - 1].cell[LEDGER_RUN_ID] : NULL;
@@ -996,6 +1029,7 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
             return -1;
         }
         runs[i] = (struct run){.row = row, .id = row->cell[LEDGER_RUN_ID]};
+        run_stem(lg, &runs[i]);
         *n = i + 1;
         read_side_files(o->dir, &runs[i]); /* the samples first: the log's lines are placed on their axis */
         read_log(o->dir, &runs[i]);
