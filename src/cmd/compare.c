@@ -316,10 +316,15 @@ int cmd_compare(int argc, char **argv)
     struct ledger lg;
     char path[4096];
     struct oomlab_err err = {{0}};
-    if (ledger_io_load("compare", dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("compare", &err, EXIT_USAGE);
+    if (ledger_io_load("compare", dir, &lg, path, sizeof path, &err) < 0) {
+        ledger_io_where_is(dir, argv[first_arg], path, &err);
+        return cmd_fail("compare", &err, EXIT_USAGE);
+    }
     struct diff d = {.a = ledger_find(&lg, argv[first_arg]), .b = ledger_find(&lg, argv[first_arg + 1])};
     if (!d.a || !d.b) {
-        oomlab_err_set(&err, "run '%s' is not in %s", d.a ? argv[first_arg + 1] : argv[first_arg], path);
+        const char *gone = d.a ? argv[first_arg + 1] : argv[first_arg];
+        oomlab_err_set(&err, "run '%s' is not in %s", gone, path);
+        ledger_io_where_is(dir, gone, path, &err);
         ledger_release(&lg);
         return cmd_fail("compare", &err, EXIT_USAGE);
     }

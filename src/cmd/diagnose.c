@@ -115,6 +115,13 @@ static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *
     if (cfgfile_read(path, &text, &len, err) < 0) return -1;
     int rc = runcfg_parse(cfg, text, len, path, err);
     free(text);
+    if (rc == 0 && runcfg_is_model_config(cfg)) { /* its torch_dtype would drop the bf16 step */
+        fprintf(stderr, "oomlab diagnose: note: %s is a model's config.json (model_type, hidden_size), not a run's "
+                        "config: it names no batch or sequence length, and its torch_dtype is how the weights are "
+                        "stored, not the training precision; the plan does not use it (oomlab estimate %s reads it)\n",
+                path, path);
+        runcfg_release(cfg);
+    }
     return rc;
 }
 

@@ -203,8 +203,38 @@ static void check_hook(struct report *r)
     snprintf(f->todo, sizeof f->todo, "run --torch cannot work until the hook is found");
 }
 
+/* The path whose write permission decides whether run can keep its
+ * records in dir: dir itself, or, where it does not exist yet (run makes
+ * it), its nearest existing parent; *is_dir false when that is no
+ * directory (run, table and the rest refuse it). */
+static const char *writable_home(const char *dir, char *buf, size_t size, bool *is_dir)
+{
+    struct stat st;
+    snprintf(buf, size, "%s", dir);
+    *is_dir = true;
+    for (;;) {
+        if (stat(buf, &st) == 0) {
+            *is_dir = S_ISDIR(st.st_mode);
+            return buf;
+        }
+        char *slash = strrchr(buf, '/');
+        if (!slash) return ".";
+        if (slash == buf) return "/";
+        *slash = '\0';
+    }
+}
+
 static void check_ledger(struct report *r, const char *dir)
 {
+    char home[PATH_MAX];
+    bool is_dir;
+    const char *where = writable_home(dir, home, sizeof home, &is_dir);
+    if (!is_dir) {
+        struct finding *f = add(r, "ledger", FAIL, "%s is not a directory: run keeps its configs/, logs/ and "
+                                                   "runs.csv in %s", where, dir);
+        snprintf(f->todo, sizeof f->todo, "give --dir a directory (run makes it when it does not exist)");
+        return;
+    }
     struct ledger lg;
     char path[PATH_MAX];
     struct oomlab_err err = {{0}};
@@ -225,8 +255,8 @@ static void check_ledger(struct report *r, const char *dir)
             lg.n ? ", last " : "", lg.n ? lg.rows[lg.n - 1].cell[LEDGER_RUN_ID] : "");
         ledger_release(&lg);
     }
-    if (access(dir, W_OK) != 0) {
-        struct finding *f = add(r, "ledger", FAIL, "%s is not writable: %s", dir, strerror(errno));
+    if (access(where, W_OK) != 0) {
+        struct finding *f = add(r, "ledger", FAIL, "%s is not writable: %s", where, strerror(errno));
         snprintf(f->todo, sizeof f->todo, "run needs to write configs/, logs/ and runs.csv: use --dir");
     }
 }

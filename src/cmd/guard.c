@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -212,6 +213,11 @@ static void verdict_text(const struct guard_args *a, const struct runexec_result
  * before the command runs: else the run passed and then the job failed. */
 static int junit_dir_ready(const char *path, struct oomlab_err *err)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) /* not fsutil's "remove it", said of its own records */
+        return oomlab_err_set(err, "--junit %s: a directory; name the report's file, e.g. --junit %s%sguard.xml", path,
+                              path, path[strlen(path) - 1] == '/' ? "" : "/");
+    if (fsutil_check_own(path, err) < 0) return -1;
     char dir[PATH_MAX];
     if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) return oomlab_err_set(err, "--junit: path too long");
     char *slash = strrchr(dir, '/');
@@ -371,7 +377,7 @@ int cmd_guard(int argc, char **argv)
     }
     a.live.who = "guard";
     if (live_init(&a.live, &err) < 0) return cmd_fail("guard", &err, EXIT_ERROR);
-    if (a.junit && (fsutil_check_own(a.junit, &err) < 0 || junit_dir_ready(a.junit, &err) < 0)) {
+    if (a.junit && junit_dir_ready(a.junit, &err) < 0) {
         live_release(&a.live);
         return cmd_fail("guard", &err, EXIT_USAGE);
     }

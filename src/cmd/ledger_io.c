@@ -70,6 +70,19 @@ const char *ledger_io_state(const struct ledger_row *row)
     return !strcmp(e, LEDGER_RUNNING) ? "running" : !strcmp(e, LEDGER_IO_NO_FINAL) ? LEDGER_IO_NO_FINAL : "done";
 }
 
+void ledger_io_where_is(const char *dir, const char *id, const char *path, struct oomlab_err *err)
+{
+    const char *d = dir && *dir ? dir : ".";
+    char near[300];
+    if (!id) return;
+    ledgerfile_nearby(d, id, near, sizeof near);
+    if (!near[0]) return;
+    if (!ledgerfile_holds(d))
+        oomlab_err_set(err, "no ledger at %s/runs.csv; run '%s' is in %s", d, id, near);
+    else
+        oomlab_err_set(err, "run '%s' is not in %s; it is in %s", id, path, near);
+}
+
 int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err)
 {

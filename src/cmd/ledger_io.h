@@ -19,6 +19,11 @@
  * note: ..."; who NULL says nothing (diagnose's job lookup). */
 int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *path, size_t size,
                    struct oomlab_err *err);
+/* After ledger_io_load failed for want of DIR's ledger, or id is not in it:
+ * when subdirectories of DIR hold run id's log, err says so instead ("no
+ * ledger at ./runs.csv; run 'run007' is in --dir exp1"), in place of the
+ * ledgers that lack it. err is left as it was otherwise. */
+void ledger_io_where_is(const char *dir, const char *id, const char *path, struct oomlab_err *err);
 /* The state of a `running` row whose oomlab is gone: the run's final row
  * never came, because oomlab was killed (kill -9, the kernel's OOM killer)
  * or because writing it failed (full disk, quota). The ledger on disk

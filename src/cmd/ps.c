@@ -133,10 +133,10 @@ static void add_row(struct table *t, const struct gpusnap_proc *p, double window
 {
     char pid[16], mem[32], age[32], state[8], cpu[16], ppid[16], rss[32], cmd[84];
     snprintf(pid, sizeof pid, "%u", p->nv.pid);
-    bytes(p->nv.used, mem, sizeof mem);
+    const char *memc = bytes(p->nv.used, mem, sizeof mem); /* "-" unknown: mem is not written then */
     const char *kind = p->assess.kind ? p->assess.kind : "-";
     if (!p->visible) {
-        const char *cells[] = {pid, "?", mem, "?",  "?",
+        const char *cells[] = {pid, "?", memc, "?",  "?",
                                "?", "?", "?", kind, "(not in /proc: another PID namespace?)"};
         table_add(t, cells);
         return;
@@ -144,12 +144,12 @@ static void add_row(struct table *t, const struct gpusnap_proc *p, double window
     stale_duration(p->info.elapsed_s, age, sizeof age);
     snprintf(state, sizeof state, "%c", p->info.state);
     snprintf(ppid, sizeof ppid, "%ld", (long)p->info.ppid);
-    bytes(p->info.rss_bytes, rss, sizeof rss);
+    const char *rssc = bytes(p->info.rss_bytes, rss, sizeof rss);
     /* cleaned by proc_read (lib/procstat): no terminal escapes; whole characters */
     snprintf(cmd, sizeof cmd, "%.*s", procstat_clip(p->info.cmdline, 80), p->info.cmdline);
     const char *cells[] = {
-        pid,  p->info.user, mem,  age, state, cpu_cell(p, window_s, cpu, sizeof cpu),
-        ppid, rss,          kind, cmd};
+        pid,  p->info.user, memc, age, state, cpu_cell(p, window_s, cpu, sizeof cpu),
+        ppid, rssc,         kind, cmd};
     table_add(t, cells);
 }
 

@@ -19,6 +19,7 @@
 #include "lib/reduce.h"
 #include "lib/memcsv.h"
 #include "lib/plan.h"
+#include "lib/runcfg.h"
 #include "lib/steps.h"
 #include "lib/torchsteps.h"
 #include "lib/units.h"
@@ -36,7 +37,9 @@
 #define GIB 1073741824.0
 #define EXCERPT_BEFORE 12
 #define EXCERPT_AFTER 6
-#define EXCERPT_LINE_MAX 400
+/* PyTorch's current OOM message is one line of about 600 bytes; a longer
+ * line (a progress bar, a dict dump) is cut with its length said. */
+#define EXCERPT_LINE_MAX 2048
 #define CONFIG_MAX (1u << 20)
 
 static const char usage_head[] =
@@ -66,6 +69,8 @@ enum time_source { TIME_NONE, TIME_INDEX, TIME_INTERPOLATED };
 struct run {
     const struct ledger_row *row;
     const char *id;
+    char stem[160]; /* its files' name in logs/: the id, or a job's ID_rankN (run_stem) */
+    char rank_note[160]; /* "rank 1 of 2" for a job; "" otherwise */
     struct memcsv mem;
     struct torchsteps ts;
     bool have_ts;
@@ -116,10 +121,16 @@ struct pass_ctx {
 
 static void copy_line(char *dst, const char *line, size_t len)
 {
-    size_t n = len < EXCERPT_LINE_MAX - 1 ? len : EXCERPT_LINE_MAX - 1;
-    while (n && line[n - 1] == '\r') n--;
+    while (len && line[len - 1] == '\r') len--;
+    if (len < EXCERPT_LINE_MAX) {
+        memcpy(dst, line, len);
+        dst[len] = '\0';
+        return;
+    }
+    size_t n = EXCERPT_LINE_MAX - 64;
+    while (n && ((unsigned char)line[n] & 0xC0) == 0x80) n--; /* not inside a UTF-8 character */
     memcpy(dst, line, n);
-    dst[n] = '\0';
+    snprintf(dst + n, EXCERPT_LINE_MAX - n, " ... (line cut: %zu of its %zu bytes shown)", n, len);
 }
 
 /* Seconds on the memory chart's axis at which the log's byte at offset
@@ -209,12 +220,12 @@ static void choose_time_source(struct run *r, struct pass_ctx *p, struct logidx_
         r->time_src = TIME_INDEX;
         p->idx = idx;
         if (idx->cur.start_ms >= 0 && r->mem.start_ms >= 0) p->shift_s = (double)(idx->cur.start_ms - r->mem.start_ms) / 1000.0;
-        snprintf(r->time_note, sizeof r->time_note, "step lines at the time they reached the log (logs/%s.idx)", r->id);
+        snprintf(r->time_note, sizeof r->time_note, "step lines at the time they reached the log (logs/%s.idx)", r->stem);
     } else if (log_size > 0) {
         r->time_src = TIME_INTERPOLATED;
         p->s_per_byte = end / (double)log_size;
         snprintf(r->time_note, sizeof r->time_note,
-                 "no line-time index (logs/%s.idx): step lines placed by interpolation over the log's bytes", r->id);
+                 "no line-time index (logs/%s.idx): step lines placed by interpolation over the log's bytes", r->stem);
     }
 }
 
@@ -236,7 +247,7 @@ static void check_time_source(struct run *r, struct pass_ctx *p, const struct lo
     if (r->time_src == TIME_INDEX) {
         logidx_file_drain(p->idx);
         if (p->idx->cur.bad) {
-            snprintf(r->time_note, sizeof r->time_note, "logs/%s.idx is damaged: step lines from there on not placed", r->id);
+            snprintf(r->time_note, sizeof r->time_note, "logs/%s.idx is damaged: step lines from there on not placed", r->stem);
         } else if (logidx_cursor_last(&p->idx->cur, &last) && last.offset != log_size) {
             size_t k = strlen(r->time_note);
             snprintf(r->time_note + k, sizeof r->time_note - k, "; it covers %llu of the log's %llu bytes",
@@ -283,7 +294,7 @@ static void read_log(const char *dir, struct run *r)
     static struct pass_ctx p;
     static struct logidx_file idx;
     struct stat st;
-    snprintf(r->log_path, sizeof r->log_path, "%s/logs/%s.log", dir, r->id);
+    snprintf(r->log_path, sizeof r->log_path, "%s/logs/%s.log", dir, r->stem);
     uint64_t log_size = stat(r->log_path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
     p = (struct pass_ctx){.r = r, .last_step = -1};
     idx.f = NULL;
@@ -333,22 +344,22 @@ static void mem_note(struct run *r, int read_rc, bool missing, const struct ooml
     char *b = r->mem_note;
     size_t size = sizeof r->mem_note;
     if (read_rc < 0 && missing)
-        snprintf(b, size, "Device memory was not sampled for this run (no logs/%s_mem.csv).", r->id);
+        snprintf(b, size, "Device memory was not sampled for this run (no logs/%s_mem.csv).", r->stem);
     else if (read_rc < 0)
         snprintf(b, size, "No memory chart: %s%s", err->msg, full_stop(err->msg));
     else if (m->said_not_sampled)
         snprintf(b, size, "Device memory was not sampled for this run%s%s%s", m->not_sampled_why[0] ? ": " : "",
                  m->not_sampled_why, full_stop(m->not_sampled_why));
     else if (!m->in_rows)
-        snprintf(b, size, "No memory chart: logs/%s_mem.csv is not a memory log oomlab wrote (no CSV header).", r->id);
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv is not a memory log oomlab wrote (no CSV header).", r->stem);
     else if (m->bad_rows)
-        snprintf(b, size, "No memory chart: logs/%s_mem.csv has %zu malformed rows and no readable sample.", r->id,
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv has %zu malformed rows and no readable sample.", r->stem,
                  m->bad_rows);
     else if (rows_of(m))
         snprintf(b, size, "No memory chart: the %llu rows of logs/%s_mem.csv hold no figure (NVML could not read "
-                          "the GPU: the file's '# gpu' lines say why).", rows_of(m), r->id);
+                          "the GPU: the file's '# gpu' lines say why).", rows_of(m), r->stem);
     else
-        snprintf(b, size, "No memory chart: logs/%s_mem.csv holds no sample.", r->id);
+        snprintf(b, size, "No memory chart: logs/%s_mem.csv holds no sample.", r->stem);
 }
 
 static void read_side_files(const char *dir, struct run *r)
@@ -356,13 +367,13 @@ static void read_side_files(const char *dir, struct run *r)
     char path[4096];
     bool missing = false;
     struct oomlab_err err = {{0}};
-    snprintf(path, sizeof path, "%s/logs/%s_mem.csv", dir, r->id);
+    snprintf(path, sizeof path, "%s/logs/%s_mem.csv", dir, r->stem);
     memcsv_init(&r->mem);
     int mem_rc = chunks_read(path, feed_memcsv, &r->mem, &missing, &err);
     if (mem_rc == 0) memcsv_finish(&r->mem);
     else if (!r->mem.failed) memcsv_release(&r->mem), memcsv_init(&r->mem), r->mem.not_sampled = 1;
     mem_note(r, mem_rc, missing, &err);
-    snprintf(path, sizeof path, "%s/logs/%s_steps.csv", dir, r->id);
+    snprintf(path, sizeof path, "%s/logs/%s_steps.csv", dir, r->stem);
     if (torchhook_read_file(path, &r->ts, &err) == 0) {
         r->have_ts = r->ts.rows > 0;
         if (!r->have_ts) torchsteps_release(&r->ts);
@@ -618,8 +629,14 @@ static void oom_section(FILE *f, const struct run *r)
     fputs("</table>\n", f);
     struct verdicts v;
     struct plan plan;
+    struct runcfg cfg;
+    struct oomlab_err err = {{0}};
+    runcfg_init(&cfg);
+    /* the run's own values, as `oomlab diagnose ID` reads them from configs/ID.yaml */
+    bool have_cfg = r->config && runcfg_parse(&cfg, r->config, r->config_len, "config", &err) == 0;
     verdict_compute(&r->rep, &v);
-    plan_build(&r->rep, &v, NULL, &plan);
+    plan_build(&r->rep, &v, have_cfg ? &cfg : NULL, &plan);
+    runcfg_release(&cfg);
     fputs("<h4>First fixes (oomlab diagnose)</h4><ol class=\"plan\">\n", f);
     for (size_t i = 0; i < plan.n && i < 3; i++) {
         fputs("<li><b>", f);
@@ -658,8 +675,10 @@ static void ledger_table(FILE *f, struct run *runs, size_t n)
         bool any = c < LEDGER_JOB_ID; /* the rank columns only for runs that have them */
         for (size_t i = 0; i < n; i++) any |= runs[i].row->cell[c][0] != '\0';
         if (!any) continue;
-        bool differs = false;
-        for (size_t i = 1; i < n; i++) differs |= strcmp(runs[i].row->cell[c], runs[0].row->cell[c]) != 0;
+        /* when it started and which oomlab recorded it differ for every
+         * two runs: highlighted, they only hide the cells that say something */
+        bool differs = false, bookkeeping = c == LEDGER_STARTED_AT || c == LEDGER_OOMLAB_PID;
+        for (size_t i = 1; i < n && !bookkeeping; i++) differs |= strcmp(runs[i].row->cell[c], runs[0].row->cell[c]) != 0;
         fprintf(f, "<tr%s><th>", differs ? " class=\"diff\"" : "");
         html_escapes(f, ledger_col_name((enum ledger_col)c));
         fputs("</th>", f);
@@ -826,6 +845,11 @@ static int run_section(FILE *f, struct run *r, size_t nth, size_t n)
     fputs("</h2>\n<p><code>", f);
     html_escapes(f, r->row->cell[LEDGER_COMMAND]);
     fputs("</code></p>\n", f);
+    if (r->rank_note[0]) {
+        fputs("<p class=\"note\">", f);
+        html_escapes(f, r->rank_note);
+        fputs("</p>\n", f);
+    }
     oom_section(f, r);
     static struct svg_chart c;
     static struct labels lb;
@@ -955,6 +979,32 @@ static bool dir_given(const struct opts *o)
     return false;
 }
 
+/* A job's row (srun/torchrun ranks, one row in the ledger) has no
+ * logs/ID.log: its files are each rank's, logs/ID_rankN.*. The page shows
+ * one rank's: the worst (highest peak), else the first that ran out of
+ * memory, else the first that failed, else the first. */
+static void run_stem(const struct ledger *lg, struct run *r)
+{
+    const struct ledger_row *first, *pick = NULL;
+    snprintf(r->stem, sizeof r->stem, "%s", r->id);
+    size_t n = ledger_rank_rows(lg, r->id, &first);
+    if (!n) return;
+    const char *worst = r->row->cell[LEDGER_WORST_RANK];
+    for (size_t k = 0; k < n && !pick && *worst; k++)
+        if (!strcmp(first[k].cell[LEDGER_RANK], worst)) pick = &first[k];
+    for (size_t k = 0; k < n && !pick; k++)
+        if (ledger_flag(&first[k], LEDGER_OOM) == 1) pick = &first[k];
+    for (size_t k = 0; k < n && !pick; k++)
+        if (strcmp(first[k].cell[LEDGER_EXIT_STATUS], "0")) pick = &first[k];
+    if (!pick) pick = &first[0];
+    if (ledger_row_stem(r->stem, sizeof r->stem, pick) < 0) {
+        snprintf(r->stem, sizeof r->stem, "%s", r->id);
+        return;
+    }
+    snprintf(r->rank_note, sizeof r->rank_note, "A job of %zu ranks: its log, memory and steps below are rank %s's "
+             "(logs/%s.log)", n, pick->cell[LEDGER_RANK], r->stem);
+}
+
 static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, size_t *n)
 {
     const char *last = lg->n ? lg->rows[lg->n - 1].cell[LEDGER_RUN_ID] : NULL;
@@ -964,8 +1014,12 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
         const struct ledger_row *row = id ? ledger_find(lg, id) : NULL;
         if (!row) {
             if (dir_given(o)) return -1;
-            fprintf(stderr, "oomlab report: no run '%s' in %s/runs.csv ('oomlab table' lists them)\n", id ? id : "",
-                    o->dir);
+            struct oomlab_err where = {{0}};
+            char lpath[4200];
+            snprintf(lpath, sizeof lpath, "%s/runs.csv", o->dir);
+            snprintf(where.msg, sizeof where.msg, "no run '%.100s' in %.300s ('oomlab table' lists them)", id ? id : "", lpath);
+            ledger_io_where_is(o->dir, id, lpath, &where);
+            fprintf(stderr, "oomlab report: %s\n", where.msg);
             return -1;
         }
         struct oomlab_err bad = {{0}};
@@ -975,6 +1029,7 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
             return -1;
         }
         runs[i] = (struct run){.row = row, .id = row->cell[LEDGER_RUN_ID]};
+        run_stem(lg, &runs[i]);
         *n = i + 1;
         read_side_files(o->dir, &runs[i]); /* the samples first: the log's lines are placed on their axis */
         read_log(o->dir, &runs[i]);
@@ -994,8 +1049,11 @@ int cmd_report(int argc, char **argv)
     struct ledger lg;
     char lpath[4096];
     struct oomlab_err err = {{0}};
-    if (ledger_io_load("report", o.dir, &lg, lpath, sizeof lpath, &err) < 0)
-        return dir_given(&o) ? EXIT_USAGE : cmd_fail("report", &err, EXIT_USAGE);
+    if (ledger_io_load("report", o.dir, &lg, lpath, sizeof lpath, &err) < 0) {
+        if (dir_given(&o)) return EXIT_USAGE;
+        ledger_io_where_is(o.dir, o.n_ids ? o.ids[0] : NULL, lpath, &err);
+        return cmd_fail("report", &err, EXIT_USAGE);
+    }
     if (lg.n == 0) {
         ledger_release(&lg);
         if (dir_given(&o)) return EXIT_USAGE;

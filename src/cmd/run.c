@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd/live.h"
+#include "lib/allocconf.h"
 #include "lib/argsubst.h"
 #include "lib/onoom.h"
 #include "lib/launcher.h"
@@ -162,6 +163,12 @@ static void set_substitutions(struct run_args *a)
         a->key_ptr[i] = a->keys[i];
         a->val_ptr[i] = v;
     }
+    /* a later --set of a key wins, in {KEY} as in the config: --on-oom's
+     * change comes after the user's value it replaces (argsubst takes the
+     * first match; an empty key matches nothing) */
+    for (size_t i = 0; i < a->n_sets; i++)
+        for (size_t j = i + 1; j < a->n_sets && a->keys[i][0]; j++)
+            if (!strcmp(a->keys[i], a->keys[j])) a->key_ptr[i] = "";
     a->o.subst_config = true;
     a->o.subst_keys = a->key_ptr;
     a->o.subst_vals = a->val_ptr;
@@ -482,6 +489,21 @@ static void pty_stdin_note(void)
                         "what is piped to oomlab does not reach it (a command that reads it waits)\n");
 }
 
+/* A key PyTorch's allocator does not know stops the program at its first
+ * CUDA allocation (lib/allocconf, as doctor says of the environment): say
+ * so before the run, not after the model has loaded. */
+static void alloc_conf_warning(const char *value)
+{
+    char keys[200], near[200];
+    size_t n = allocconf_unknown_keys(value, keys, sizeof keys);
+    if (!n) return;
+    bool sugg = allocconf_suggest(value, near, sizeof near) > 0;
+    fprintf(stderr, "oomlab run: warning: --alloc-conf: '%s' %s PyTorch's allocator reads: torch stops at the first "
+                    "CUDA allocation (Unrecognized CachingAllocator option)%s%s%s\n",
+            keys, n == 1 ? "is not a key" : "are not keys", sugg ? "; did you mean " : "", sugg ? near : "",
+            sugg ? "?" : "");
+}
+
 int cmd_run(int argc, char **argv)
 {
     struct run_args a;
@@ -491,6 +513,7 @@ int cmd_run(int argc, char **argv)
     if (a.o.id && ledger_id_check(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
     if (a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)
         return cmd_usage_error("run", "--alloc-conf: cannot set the environment");
+    if (a.alloc_conf) alloc_conf_warning(a.alloc_conf);
     struct launcher_info rank_info;
     char rank_id[64];
     if ((rc = rank_setup(&a, &rank_info, rank_id, sizeof rank_id)) != 0) return rc;

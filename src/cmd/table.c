@@ -81,6 +81,7 @@ struct view {
     bool color;
     bool ranks;      /* --ranks */
     bool rank_cols;  /* some row shown has ranks */
+    const char *dir; /* --dir */
 };
 
 static bool wanted(const struct view *v, const struct ledger_row *row)
@@ -412,6 +413,7 @@ static int missing_ids(const struct view *v, const char *path)
         if (!ledger_find(v->lg, v->ids[i])) {
             struct oomlab_err err = {{0}};
             oomlab_err_set(&err, "run '%s' is not in %s", v->ids[i], path);
+            ledger_io_where_is(v->dir, v->ids[i], path, &err);
             return cmd_fail("table", &err, EXIT_USAGE);
         }
     return 0;
@@ -465,7 +467,11 @@ int cmd_table(int argc, char **argv)
     struct ledger lg;
     char path[4096];
     struct oomlab_err err = {{0}};
-    if (ledger_io_load("table", dir, &lg, path, sizeof path, &err) < 0) return cmd_fail("table", &err, EXIT_USAGE);
+    v.dir = dir;
+    if (ledger_io_load("table", dir, &lg, path, sizeof path, &err) < 0) {
+        ledger_io_where_is(dir, v.n_ids ? v.ids[0] : NULL, path, &err);
+        return cmd_fail("table", &err, EXIT_USAGE);
+    }
     ledger_prepare_reads(&lg); /* every row's edge and ranks in one pass (else scanned per row) */
     v.lg = &lg;
     for (size_t r = 0; r < lg.n; r++) v.rank_cols |= wanted(&v, &lg.rows[r]) && *lg.rows[r].cell[LEDGER_RANKS];

@@ -490,7 +490,9 @@ static int run_loop(struct watch *w)
     clock_gettime(CLOCK_MONOTONIC, &next);
     if (w->tty) {
         setvbuf(stdout, NULL, _IOFBF, 1 << 16); /* one write per frame: no flicker */
-        fputs("\033[?25l\033[H\033[2J", stdout);
+        /* autowrap off: a line wider than the terminal (a narrow tmux pane)
+         * is clipped, not wrapped into rows that scroll the frame away */
+        fputs("\033[?7l\033[?25l\033[H\033[2J", stdout);
     }
     int rc = EXIT_OK;
     while (!stop_signal) {
@@ -502,7 +504,7 @@ static int run_loop(struct watch *w)
         if (w->o.count && w->ticks >= w->o.count) break;
         sleep_until(&next, w->o.interval_ms);
     }
-    if (w->tty) fputs("\033[?25h\n", stdout);
+    if (w->tty) fputs("\033[?7h\033[?25h\n", stdout);
     fflush(stdout);
     return rc;
 }

@@ -84,9 +84,9 @@ enum lint_lang lint_lang_of(const char *path, const char *head, size_t n);
  * Python line per source line, IPython magics and shell escapes (%pip,
  * !nvidia-smi) and cells of other languages (%%bash) blank. line_at[L] and
  * col_at[L] place Python line L (from 1) in the .ipynb text: the line and
- * column where its JSON string's text begins. col_exact[L] is 0 for a line
- * after the first of one string ("source": "a\nb"), where only the
- * string's start is known. In lintnb.c; the caller frees with
+ * column where its text begins in its JSON string (inside one string too:
+ * "source": "a\nb"). col_exact[L] is 0 where only the string's start is
+ * known. In lintnb.c; the caller frees with
  * lint_nb_release. */
 struct lint_nb {
     char *py;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <json.h>
 
@@ -53,6 +54,7 @@ static size_t count_strings(json_object *o)
 struct build {
     struct lint_nb *nb;
     const char *text;
+    size_t text_len;
     const size_t *at; /* string token offsets */
     size_t n_at, tok;
     size_t pos, line, line_start; /* a cursor over text for offset -> line:col */
@@ -88,13 +90,30 @@ static bool python_cell_magic(const char *s, size_t n)
     return false;
 }
 
-/* One source string (one or more lines) appended; every line it holds is
- * placed at the string's position in the file. */
+/* In the raw JSON string whose text runs from raw (after its quote): where
+ * the next decoded line begins, after a \n or \u000a escape (or a raw line
+ * break, which json-c lets through); 0 at the string's end. */
+static size_t next_line_raw(const char *text, size_t len, size_t raw)
+{
+    for (size_t i = raw; i + 1 < len && text[i] != '"'; i++) {
+        if (text[i] == '\n') return i + 1; /* a raw one json-c let through */
+        if (text[i] != '\\') continue;
+        if (text[i + 1] == 'n') return i + 2;
+        if (text[i + 1] == 'u' && i + 5 < len && !strncasecmp(text + i + 2, "000a", 4)) return i + 6;
+        i++; /* the escaped character */
+    }
+    return 0;
+}
+
+/* One source string (one or more lines) appended; each line it holds is
+ * placed where its text begins in the file (Colab's "source": "a\nb"
+ * form: every line inside the one string). */
 static void add_source(struct build *b, const char *s, size_t n, bool first_of_cell)
 {
     struct lint_nb *nb = b->nb;
     uint32_t line = 0, col = 0;
-    if (b->tok < b->n_at) place(b, b->at[b->tok], &line, &col);
+    size_t raw = 0; /* the current line's first byte in the file; 0 unknown */
+    if (b->tok < b->n_at) place(b, b->at[b->tok], &line, &col), raw = b->at[b->tok] + 1;
     if (first_of_cell && n >= 2 && !memcmp(s, "%%", 2)) b->python_cell = python_cell_magic(s, n);
     size_t i = 0;
     while (i < n) {
@@ -105,9 +124,10 @@ static void add_source(struct build *b, const char *s, size_t n, bool first_of_c
         nb->py[nb->len++] = '\n';
         nb->line_at[nb->n_lines + 1] = line;
         nb->col_at[nb->n_lines + 1] = col;
-        nb->col_exact[nb->n_lines + 1] = i == 0; /* a later line of one string: its start only */
+        nb->col_exact[nb->n_lines + 1] = i == 0 || raw != 0; /* else its string's start only */
         nb->n_lines++;
         i = end + 1;
+        if (raw && i < n && (raw = next_line_raw(b->text, b->text_len, raw)) != 0) place(b, raw - 1, &line, &col);
     }
     b->tok++;
 }
@@ -190,7 +210,7 @@ int lint_nb_extract(const char *text, size_t len, struct lint_nb *nb, struct oom
     size_t n_at = string_tokens(text, len, NULL), lines = n_at + 2;
     for (size_t i = 0; i < len; i++)
         if (text[i] == '\n' || (text[i] == '\\' && i + 1 < len && text[i + 1] == 'n')) lines++;
-    struct build b = {.nb = nb, .text = text, .n_at = n_at, .line = 1};
+    struct build b = {.nb = nb, .text = text, .text_len = len, .n_at = n_at, .line = 1};
     size_t *at = malloc((n_at ? n_at : 1) * sizeof *at);
     nb->py = malloc(len + n_at + 1);
     nb->line_at = calloc(lines, sizeof *nb->line_at);

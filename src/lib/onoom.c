@@ -32,8 +32,7 @@ int onoom_check(enum onoom_policy p, const struct runcfg *cfg, struct oomlab_err
     return 0;
 }
 
-/* The largest divisor of b that is at most b/2 (1 for a prime). */
-static long half_divisor(long b)
+long onoom_half_batch(long b)
 {
     for (long d = b / 2; d > 1; d--)
         if (b % d == 0) return d;
@@ -44,7 +43,7 @@ static int halve_batch(const struct runcfg *cfg, long floor, const struct onoom_
                        struct onoom_step *out)
 {
     long b = cfg->device_batch_size, a = cfg->grad_accum > 0 ? cfg->grad_accum : 1;
-    long d = b > 1 ? half_divisor(b) : 0;
+    long d = b > 1 ? onoom_half_batch(b) : 0;
     if (d < floor || d < 1) {
         snprintf(out->what, sizeof out->what, "%s %ld cannot be halved above the floor %ld", k->batch, b, floor);
         return 1;

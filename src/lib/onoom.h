@@ -33,6 +33,10 @@ struct onoom_step {
 /* Can the policy run on this config at all? 0, or -1 with err (the batch,
  * or the sequence length, is not in the config). */
 int onoom_check(enum onoom_policy p, const struct runcfg *cfg, struct oomlab_err *err);
+/* The batch halve-batch goes to: the largest divisor of b at most b/2 (1
+ * for a prime), so that grad_accum x b/that keeps the effective batch
+ * exactly; diagnose's plan names the same move. b >= 2. */
+long onoom_half_batch(long b);
 
 /* The next attempt's change: 0 with out filled; 1 when there is nothing
  * left to try (below the floor, checkpointing already on), out->what says

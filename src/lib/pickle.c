@@ -904,6 +904,18 @@ static uint64_t decode_arg(enum pk_arg kind, const unsigned char *p)
     }
 }
 
+/* Does the file start as text (a log or a config given by mistake)? Its
+ * first bytes, up to 512: UTF-16's byte-order mark, or no control byte
+ * but tab, CR, LF, ESC (a log's colours). */
+static bool starts_as_text(const unsigned char *b, size_t n)
+{
+    if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) return true;
+    n = n < 512 ? n : 512;
+    for (size_t i = 0; i < n; i++)
+        if ((b[i] < 0x20 && !strchr("\t\r\n\x1b", b[i])) || b[i] == 0x7F) return false;
+    return n > 0;
+}
+
 static int step(struct reader *r)
 {
     static const unsigned char widths[] = {[ARG_U1] = 1, [ARG_U2] = 2, [ARG_I4] = 4,
@@ -917,6 +929,10 @@ static int step(struct reader *r)
         return oomlab_err_set(r->err, "the file ends at byte %llu before the pickle's STOP "
                                       "(truncated)", (unsigned long long)r->op_offset);
     unsigned char code = r->buf[r->pos++];
+    if (r->op_offset == 0 && code != 0x80 && starts_as_text(r->buf, r->len))
+        return oomlab_err_set(r->err, "text, not a pickle of protocol 2 or later: a memory snapshot is the "
+                                      "binary file torch.cuda.memory._dump_snapshot() writes (a log goes to "
+                                      "oomlab diagnose)");
     const struct op *op = r->op = op_table[code];
     if (!op)
         return oomlab_err_set(r->err, "at byte %llu: unknown opcode 0x%02x: not a pickle, or a "

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/onoom.h"
 #include "lib/units.h"
 
 /* What a fix needs of the event, run config and verdicts (plan_fix.needs,
@@ -513,15 +514,15 @@ static void fill_config(const struct runcfg *cfg, struct vars *x)
     if (!cfg) return;
     long b = cfg->device_batch_size, a = cfg->grad_accum > 0 ? cfg->grad_accum : 1;
     if (b > 1) {
-        long b2 = b / 2, a2 = a * 2;
+        /* as run --on-oom halve-batch: b/2 when b is even, else b's largest
+         * divisor below that, so "keeps the effective batch" is exact (9 ->
+         * 4 with grad_accum 2 -> 5 made it 20, not 18); both < 2^31 (runcfg) */
+        long b2 = onoom_half_batch(b), a2 = a * (b / b2);
         snprintf(x->batch, sizeof x->batch, "%ld", b);
         snprintf(x->batch2, sizeof x->batch2, "%ld", b2);
         snprintf(x->accum, sizeof x->accum, "%ld", a);
-        /* Keep the effective batch exact when b is odd: accumulate b*a/b2 rounded up. */
-        long eff = b * a;
-        a2 = (eff + b2 - 1) / b2;
         snprintf(x->accum2, sizeof x->accum2, "%ld", a2);
-        snprintf(x->eff, sizeof x->eff, "%ld", b2 * a2 == eff ? eff : b2 * a2);
+        snprintf(x->eff, sizeof x->eff, "%ld", b * a);
     }
     if (cfg->max_seq_len > 1) {
         snprintf(x->seq, sizeof x->seq, "%ld", cfg->max_seq_len);

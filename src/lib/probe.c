@@ -675,7 +675,7 @@ static void failed_diagnosis(const struct probe_evidence *ev, char *d, size_t si
 enum probe_outcome probe_classify(const struct probe_evidence *ev, char *diagnosis, size_t size)
 {
     if (ev->interrupted) {
-        snprintf(diagnosis, size, "interrupted (the trial was stopped)");
+        snprintf(diagnosis, size, "the trial was stopped (Ctrl-C or SIGTERM to oomlab)");
         return PROBE_INTERRUPTED;
     }
     /* An OOM is an answer even when the timeout or a signal ended the run. */

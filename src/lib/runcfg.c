@@ -127,6 +127,16 @@ void runcfg_init(struct runcfg *cfg)
     cfg->grad_ckpt = -1;
 }
 
+bool runcfg_is_model_config(const struct runcfg *cfg)
+{
+    bool type = false, dims = false;
+    for (size_t i = 0; i < cfg->n_extra; i++) {
+        type |= !strcmp(cfg->extra[i].key, "model_type");
+        dims |= !strcmp(cfg->extra[i].key, "hidden_size") || !strcmp(cfg->extra[i].key, "num_hidden_layers");
+    }
+    return type && dims && cfg->device_batch_size < 0 && cfg->max_seq_len < 0;
+}
+
 void runcfg_release(struct runcfg *cfg)
 {
     for (size_t i = 0; i < cfg->n_extra; i++) {

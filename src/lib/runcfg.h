@@ -46,6 +46,10 @@ long runcfg_effective_batch(const struct runcfg *cfg);
  * known fields first in the guide's order, then extra. */
 char *runcfg_to_yaml(const struct runcfg *cfg);
 void runcfg_release(struct runcfg *cfg);
+/* A Hugging Face model's config.json (model_type with hidden_size or
+ * num_hidden_layers at the top) and no batch or sequence length: not a
+ * run's config, and its torch_dtype is how the weights are stored. */
+bool runcfg_is_model_config(const struct runcfg *cfg);
 
 /* The alias table, for --set checks: the ledger column a key's value is
  * (0 batch, 1 seq, 2 dtype, 3 accum, 4 ckpt) or -1 (unknown keys, and the

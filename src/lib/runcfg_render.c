@@ -47,13 +47,29 @@ static void consider(struct strbuf_near *near, const char *cand, char *out, size
     if (strbuf_near_offer(near, cand)) snprintf(out, size, "%s", cand);
 }
 
-/* Then the other tools' spellings, for the key's last part alone. */
+/* `oomlab table`'s column headers, which a reader of the table types as
+ * keys (--set batch=16): too far from their keys for a typo, and not
+ * aliases (a config's own "batch" may be a global batch). */
+static const struct {
+    const char *header, *key;
+} table_headers[] = {
+    {"batch", "device_batch_size"}, {"seq", "max_seq_len"}, {"accum", "grad_accum"}, {"ckpt", "gradient_checkpointing"},
+};
+
+/* Then the other tools' spellings, for the key's last part alone; a table
+ * header typed as a whole key is its key unless an exact-case match won. */
 static void suggest_alias(struct strbuf_near *near, char *out, size_t size)
 {
-    const char *leaf = strrchr(near->word, '.') ? strrchr(near->word, '.') + 1 : near->word;
+    const char *key = near->word;
+    const char *leaf = strrchr(key, '.') ? strrchr(key, '.') + 1 : key;
     near->word = leaf;
     near->max_edits = strbuf_near_third(strlen(leaf));
     for (size_t i = 0; runcfg_alias_key(i); i++) consider(near, runcfg_alias_key(i), out, size);
+    for (size_t i = 0; i < sizeof table_headers / sizeof table_headers[0]; i++)
+        if (leaf == key && !strcmp(key, table_headers[i].header) && near->best > 0) {
+            near->best = 0;
+            snprintf(out, size, "%s", table_headers[i].key);
+        }
 }
 
 /* Valid UTF-8 (YAML and JSON text must be)? */

@@ -1270,14 +1270,48 @@ static void exec_hint(const char *cmd, int e, char *buf, size_t size)
         snprintf(buf, size, " (no execute permission: chmod +x %s%s%s)", cmd, runner ? ", or " : "", by_hand);
 }
 
+/* ENOENT for a file that is there: what execve did not find is its #!
+ * interpreter (a Windows-edited script's "#!/bin/bash\r" among them) or
+ * an executable's loader. 0 and buf filled, or -1 when cmd is not such a file. */
+static int missing_interpreter(const char *cmd, char *buf, size_t size)
+{
+    struct stat st;
+    if (!strchr(cmd, '/') || stat(cmd, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    char line[256] = "";
+    FILE *f = fopen(cmd, "rb");
+    size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
+    if (f) fclose(f);
+    line[n] = '\0';
+    if (strncmp(line, "#!", 2) != 0) {
+        snprintf(buf, size, "%s: cannot execute: the file is there, but not the loader it names (built for "
+                            "another system or libc?)", cmd);
+        return 0;
+    }
+    size_t end = strcspn(line, "\n");
+    bool crlf = end > 2 && line[end - 1] == '\r';
+    line[end - crlf] = '\0';
+    char *interp = line + 2 + strspn(line + 2, " \t");
+    interp[strcspn(interp, " \t")] = '\0';
+    if (crlf)
+        snprintf(buf, size, "%s: cannot execute: its #! line ends in a carriage return (Windows line endings), "
+                            "so the interpreter '%s\\r' is not found: dos2unix %s", cmd, interp, cmd);
+    else
+        snprintf(buf, size, "%s: cannot execute: its #! interpreter '%s' is not found", cmd, interp);
+    return 0;
+}
+
 static int exec_failure(const struct paths *p, bool rank, const char *cmd, struct runexec_result *res,
                         const struct child_result *cr, struct oomlab_err *err)
 {
-    char hint[300];
+    char hint[300], why[400];
     unclaim(p, rank);
     res->exec_failed = true;
     res->exit_code = cr->exit_code;
     exec_hint(cmd, cr->exec_errno, hint, sizeof hint);
+    if (cr->exec_errno == ENOENT && missing_interpreter(cmd, why, sizeof why) == 0) {
+        res->exit_code = 126; /* found, cannot execute: as bash's "bad interpreter" */
+        return oomlab_err_set(err, "%s", why);
+    }
     if (cr->exec_errno == ENOENT) return oomlab_err_set(err, "%s: command not found%s", cmd, hint);
     return oomlab_err_set(err, "%s: cannot execute: %s%s", cmd, strerror(cr->exec_errno), hint);
 }

@@ -135,6 +135,13 @@ static void test_plan_order_and_values(void **state)
     assert_non_null(strstr(p.items[seq].action, "max_seq_len 2048 -> 1024"));
     assert_int_equal(index_of(&p, "gradient-checkpointing"), SIZE_MAX); /* already on */
     assert_int_equal(index_of(&p, "bf16-autocast"), SIZE_MAX);          /* already bf16 */
+    /* An odd batch: the effective batch is kept exactly, as run --on-oom
+     * halve-batch does it (stranger17: "9 -> 4, grad_accum 2 -> 5 keeps
+     * the effective batch at 20" of an effective batch of 18) */
+    cfg.device_batch_size = 9;
+    plan_build(&rep, &v, &cfg, &p);
+    assert_string_equal(p.items[index_of(&p, "batch")].action,
+                        "device_batch_size 9 -> 3, grad_accum 2 -> 6 keeps the effective batch at 18");
     /* Batch 1: nothing to halve, the plan goes to sequence length. */
     cfg.device_batch_size = 1;
     plan_build(&rep, &v, &cfg, &p);

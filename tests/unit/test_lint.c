@@ -617,14 +617,17 @@ static void test_notebook_extract(void **state)
     assert_int_equal(nb.line_at[3], 6);
     assert_true(nb.col_exact[2]);
     lint_nb_release(&nb);
-    /* one string of several lines (Colab, nbformat's other form): the
-     * later lines are placed at the string's start, their columns unknown */
-    static const char one[] = "{\"cells\": [{\"cell_type\": \"code\", \"source\": \"a = 1\\nb = 2\\n\"}]}";
+    /* one string of several lines (Colab, nbformat's other form): each
+     * line is placed where its text begins inside the string (stranger17:
+     * every later line was placed at the string's start, column unknown) */
+    static const char one[] = "{\"cells\": [{\"cell_type\": \"code\", \"source\": \"a = 1\\nb = 2\\u000Ac\\\"\\n\"}]}";
     assert_int_equal(lint_nb_extract(one, strlen(one), &nb, &err), 0);
-    assert_int_equal(nb.n_lines, 2);
+    assert_int_equal(nb.n_lines, 3);
     assert_int_equal(nb.line_at[2], 1);
-    assert_int_equal(nb.col_at[2], nb.col_at[1]);
-    assert_true(nb.col_exact[1] && !nb.col_exact[2]);
+    assert_int_equal(nb.col_at[1], (uint32_t)(strstr(one, "a = 1") - one) + 1);
+    assert_int_equal(nb.col_at[2], (uint32_t)(strstr(one, "b = 2") - one) + 1);
+    assert_int_equal(nb.col_at[3], (uint32_t)(strstr(one, "c\\\"") - one) + 1);
+    assert_true(nb.col_exact[1] && nb.col_exact[2] && nb.col_exact[3]);
     lint_nb_release(&nb);
     assert_int_equal(lint_nb_extract("{\"cells\": [", 11, &nb, &err), -1);
     assert_non_null(strstr(err.msg, "ends early"));

@@ -558,6 +558,9 @@ static void test_classify(void **state)
     assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_OOM);
     ev.interrupted = true;
     assert_int_equal(probe_classify(&ev, d, sizeof d), PROBE_INTERRUPTED);
+    /* said after "interrupted at batch=N: " (it read "interrupted at batch=1:
+     * interrupted (the trial was stopped)", stranger17) */
+    assert_string_equal(d, "the trial was stopped (Ctrl-C or SIGTERM to oomlab)");
     ev = no_evidence;
     ev.exit_code = 139;
     ev.term_signal = 11;

@@ -604,6 +604,16 @@ static void test_render_alias_lands_on_the_configs_key(void **state)
     assert_string_equal(r.suggestion[0], "learning_rate");
     assert_string_equal(r.suggestion[1], "learning_rate");
     runcfg_rendered_release(&r);
+    /* `oomlab table`'s headers typed as keys (stranger17: --set batch=16 was
+     * "added as written" and the table's batch column stayed empty) */
+    char *header_sets[] = {"batch=16", "seq=512", "accum=2", "ckpt=true", "data.batch=4"};
+    render(orig, NULL, header_sets, 5, &r);
+    assert_string_equal(r.suggestion[0], "device_batch_size");
+    assert_string_equal(r.suggestion[1], "max_seq_len");
+    assert_string_equal(r.suggestion[2], "grad_accum");
+    assert_string_equal(r.suggestion[3], "gradient_checkpointing");
+    assert_string_equal(r.suggestion[4], ""); /* a dotted path names its own key */
+    runcfg_rendered_release(&r);
 }
 
 /* --set device_batch_size=4 on text lands on target, and the rendered
