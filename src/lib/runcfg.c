@@ -527,6 +527,25 @@ static int yaml_error(struct rc_walk *w, const yaml_parser_t *p)
     return oomlab_err_at(w->err, w->name, line, col, "%s", problem);
 }
 
+/* A config is one document: after it only the stream's end. A second one
+ * ("---" and more keys) would leave the run's values in doubt, so it is
+ * refused where it starts, as PyYAML's safe_load refuses it ("expected a
+ * single document in the stream"). */
+static int yaml_one_document(struct rc_walk *w, yaml_parser_t *p)
+{
+    yaml_event_t ev;
+    if (!yaml_parser_parse(p, &ev)) return yaml_error(w, p);
+    int rc = 0;
+    if (ev.type == YAML_DOCUMENT_START_EVENT)
+        rc = oomlab_err_at(w->err, w->name, (long)ev.start_mark.line + 1,
+                           (long)ev.start_mark.column + 1,
+                           "a second YAML document starts here: a run config is one "
+                           "document; keep the one the run uses (PyYAML's safe_load "
+                           "refuses this too)");
+    yaml_event_delete(&ev);
+    return rc;
+}
+
 static int parse_yaml(struct rc_walk *w, const char *text, size_t len)
 {
     yaml_parser_t parser;
@@ -551,7 +570,7 @@ static int parse_yaml(struct rc_walk *w, const char *text, size_t len)
         case YAML_SEQUENCE_START_EVENT: rc = yaml_on_start(w, &st, &ev, false); break;
         case YAML_MAPPING_END_EVENT:
         case YAML_SEQUENCE_END_EVENT: yaml_on_end(&st); break;
-        case YAML_DOCUMENT_END_EVENT: /* only the first document is the config */
+        case YAML_DOCUMENT_END_EVENT: rc = yaml_one_document(w, &parser); /* fall through */
         case YAML_STREAM_END_EVENT: done = true; break;
         default: break;
         }

@@ -318,6 +318,24 @@ static long batch_of(const char *text)
 /* What the training script's yaml.safe_load reads (PyYAML 6.0, YAML 1.1),
  * not a decimal reading of the digits: python3 -c 'import yaml;
  * print(yaml.safe_load("b: 010"))' gives {'b': 8}. */
+/* One document: a second is refused where it starts (PyYAML's safe_load
+ * refuses it too); "..." or a leading "---" around one document is fine. */
+static void test_yaml_one_document(void **state)
+{
+    (void)state;
+    struct runcfg cfg;
+    struct oomlab_err err;
+    assert_int_equal(parse(&cfg, "batch_size: 8\n---\nbatch_size: 16\n", &err), -1);
+    assert_string_equal(err.msg, "run.yaml:2:1: a second YAML document starts here: a run config "
+                                 "is one document; keep the one the run uses (PyYAML's safe_load "
+                                 "refuses this too)");
+    runcfg_release(&cfg);
+    assert_int_equal(parse(&cfg, "batch_size: 8\n---\n", &err), -1);
+    runcfg_release(&cfg);
+    assert_int_equal(batch_of("device_batch_size: 8\n...\n"), 8);
+    assert_int_equal(batch_of("---\ndevice_batch_size: 8\n"), 8);
+}
+
 static void test_yaml_ints_as_pyyaml(void **state)
 {
     (void)state;
@@ -906,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_json_positions_linear),
         cmocka_unit_test(test_absurd_values),
         cmocka_unit_test(test_yaml_ints_as_pyyaml),
+        cmocka_unit_test(test_yaml_one_document),
         cmocka_unit_test(test_collection_for_a_scalar_refused),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_effective_batch),
