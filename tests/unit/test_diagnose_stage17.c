@@ -35,7 +35,18 @@ static void test_worker_death_alone_names_no_stage(void **state)
                                        "I run it in docker.\n",
                                        NULL),
                         "unknown");
-    /* guard: the main process's frames inside the loader */
+    /* the message read as a frame line when a line follows it directly */
+    assert_string_equal(first_stage_of("RuntimeError: DataLoader worker (pid 78) is killed by signal: Killed.\n"
+                                       "bob commented on 2021-07-16\n",
+                                       NULL),
+                        "unknown");
+    /* guards: a worker's re-raised error, the main process's frames inside the loader */
+    assert_string_equal(first_stage_of("RuntimeError: Caught RuntimeError in DataLoader worker process 2.\n"
+                                       "Original Traceback (most recent call last):\n"
+                                       "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n",
+                                       NULL),
+                        "data");
+
     assert_string_equal(first_stage_of(TB "  File \"fit.py\", line 40, in fit\n"
                                           "    for x, y in loader:\n"
                                           "  File \"/opt/py/torch/utils/data/dataloader.py\", line 1207, in "
