@@ -3551,13 +3551,16 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* Host RAM: DataLoader workers, the CPU allocator, MemoryError, SIGKILL. */
+    /* Host RAM: DataLoader workers, the CPU allocator, MemoryError, SIGKILL.
+     * A worker's death (here and host-shm below) names no stage of the main
+     * process: its frames do (torch/utils/data/ in stage.c); the labels of
+     * the seen sets leave a title-only worker kill unknown (diagunk17). */
     {.kind = "host-dataloader-killed",
      .framework = "host",
      .need = {"DataLoader worker", "killed by signal"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
-     .stage = OOM_STAGE_DATA,
+     .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
     /* A DataLoader worker's shared memory (/dev/shm, a container's 64 MiB
@@ -3571,7 +3574,7 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .fold = true,
      .deny = true,
-     .stage = OOM_STAGE_DATA,
+     .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
     /* The kernel refused memory to a system call (ENOMEM), most often

@@ -192,7 +192,10 @@ static const struct stage_word frame_words[] = {
     {"-packages/datasets/", OOM_STAGE_DATA, false}, {"torchvision/datasets/", OOM_STAGE_DATA, false},
     {"collate", OOM_STAGE_DATA, false}, {"pin_memory", OOM_STAGE_DATA, false},
     {"__getitem__", OOM_STAGE_DATA, false}, {"_next_data", OOM_STAGE_DATA, false},
-    {"DataLoader worker", OOM_STAGE_DATA, false}, {"tokenize(", OOM_STAGE_DATA, W},
+    /* the worker's own re-raise ("Caught RuntimeError in DataLoader worker
+     * process 0."), not the main process's "DataLoader worker (pid N) is
+     * killed by signal": a worker's death names no stage (diagunk17) */
+    {"DataLoader worker process", OOM_STAGE_DATA, false}, {"tokenize(", OOM_STAGE_DATA, W},
     {"_worker_loop", OOM_STAGE_DATA, false}, {"send_to_device", OOM_STAGE_DATA, false},
     /* the other frameworks' loaders by their file and worker:
      * MXNet Gluon's mxnet/gluon/data/dataloader.py and its worker function

@@ -235,7 +235,7 @@ static void test_lookstage_glued_flat(void **state)
         {"a DataLoader worker's error glued to the epoch's bar (torch/utils/data/dataloader.py)",
          "Epoch 3: 41%|####      | 410/1000 [02:11<03:09, 3.11it/s]RuntimeError: DataLoader worker (pid 4242) "
          "exited unexpectedly with exit code 1. Details are lost due to multiprocessing.\n",
-         "other-error", OOM_STAGE_DATA},
+         "other-error", OOM_STAGE_UNKNOWN}, /* a worker's death alone names no stage (diagunk17) */
         {"a flattened PyTorch traceback, its illegal-address error hard-wrapped inside a word",
          "Post-training fails with a CUDA error\n"
          "metrics = self.train_step(batch) ^^^^^^^^ File \"/w/olmo/train/trainer.py\", line 745, in train_step "
