@@ -166,6 +166,22 @@ static const struct stage_word frame_words[] = {
      * "return t.to(device, dtype if t.is_floating_point() or
      * t.is_complex() else None, non_blocking)" (instantX-research/InstantID#72) */
     {"t.to(device, dtype if t.is_floating_point()", OOM_STAGE_LOAD, false},
+    /* accelerate's set_module_tensor_to_device placing one weight as a
+     * checkpoint is loaded (from_pretrained with a device_map, load_checkpoint_
+     * and_dispatch): "new_value = value.to(device)", "new_value = old_value.
+     * to(device)" (huggingface/accelerate:src/accelerate/utils/modeling.py@
+     * cdde6540), often the only code line a paste keeps above "CUDA error:
+     * out of memory" (diagopen49, an OCR model's demo script) */
+    {"new_value = value.to(device)", OOM_STAGE_LOAD, false},
+    {"new_value = old_value.to(device)", OOM_STAGE_LOAD, false},
+    /* a layer allocating a new tensor as its parameter, the body of a
+     * constructor ("self.weight = Parameter(torch.Tensor(self.output_size_
+     * per_partition, self.in_features))", fairscale-style parallel linears;
+     * "self.bias = nn.Parameter(torch.zeros(dim))"): the model is being
+     * built, load; wrapping an existing tensor ("Parameter(new_value") is no
+     * allocation of its own (diagopen49) */
+    {" = Parameter(torch.", OOM_STAGE_LOAD, false}, {" = nn.Parameter(torch.", OOM_STAGE_LOAD, false},
+    {" = torch.nn.Parameter(torch.", OOM_STAGE_LOAD, false},
     /* moving or building a model on the device: .to()/.cuda() walk
      * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */
     {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
