@@ -2533,6 +2533,13 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         if (o->stage == OOM_STAGE_UNKNOWN && r->role == MSG_PRIMARY && at < MAX_STAGED_EVENTS &&
             o->repeats <= 3) {
             read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+            /* ... or the words on its own line before the message, as the
+             * first copy's are read ("Stage preprocess failed for run 1,
+             * pages [5]: std::bad_alloc" below a sentence naming the
+             * error, diagopen49); not a person's sentence ("then generate
+             * failed , CUDA out of memory" under a title naming it, h39-69) */
+            if (r->stage == OOM_STAGE_UNKNOWN && !stage_user_text(v->p + ls, hit - ls))
+                ev.stage = stage_combine(ev.stage, glued_stage(v, ls, hit));
             o->stage = ev.stage;
             if (o->weak_stage == OOM_STAGE_UNKNOWN) o->weak_stage = ev.weak_stage;
             if (o->step < 0) o->step = ev.step;

@@ -4427,6 +4427,38 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
             }
         }
     }
+    /* the action named before "failed", as a pipeline's own line names
+     * its stage ("Stage preprocess failed for run 1, pages [5]:
+     * std::bad_alloc": docling's PreprocessThreadedStage, which loads each
+     * page's backend and renders it, logs "Stage preprocess failed for run
+     * %d: %s", its other stages "Stage %s failed for run %d: %s" by name,
+     * docling-project/docling:docling/pipeline/standard_pdf_pipeline.py@
+     * 7be40ed6; "Decoding failed: ..."): the word
+     * right before it, read by the verb table at its start. Not "failed to"
+     * (read above, by the word after it). diagopen49 */
+    static const char failed[] = " failed";
+    size_t fm = sizeof failed - 1;
+    for (const char *p = find_nocase(text, len, 0, failed, fm); p;
+         p = find_nocase(text, len, (size_t)(p - text) + 1, failed, fm)) {
+        const char *after = p + fm;
+        if (after < text + len && ident(*after)) continue;
+        if ((size_t)(text + len - after) >= 3 && !strncasecmp(after, " to", 3)) continue;
+        const char *w = p;
+        while (w > text && ident(w[-1])) w--;
+        if (w == p) continue;
+        /* an action's noun ("Decoding", "Generation") or a stage's name
+         * ("Stage preprocess"), not a verb in a sentence ("then generate
+         * failed , CUDA out of memory", heldout39 h39-69) */
+        size_t wn = (size_t)(p - w);
+        bool noun = wn >= 6 && (!strncasecmp(p - 3, "ing", 3) || !strncasecmp(p - 3, "ion", 3));
+        bool named = w - text >= 6 && !strncasecmp(w - 6, "stage ", 6);
+        if (!noun && !named) continue;
+        size_t rest = wn + 1; /* the word and its blank ("data ") */
+        for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
+            size_t vm = strlen(verb_parts[v].part);
+            if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
+        }
+    }
     return OOM_STAGE_UNKNOWN;
 }
 

@@ -121,6 +121,43 @@ static void test_load_code_lines(void **state)
     assert_int_not_equal(e.stage, OOM_STAGE_LOAD);
 }
 
+/* The action named right before "failed" on the message's own line
+ * ("Stage preprocess failed for run 1, pages [5]: std::bad_alloc",
+ * "Decoding failed: ..."), also on a repeat of an error a sentence named
+ * first. */
+static void test_stage_word_before_failed(void **state)
+{
+    (void)state;
+    struct oom_event e = primary("Stage preprocess failed for run 2, pages [3]: std::bad_alloc\n");
+    assert_false(e.gpu_oom);
+    assert_int_equal(e.stage, OOM_STAGE_DATA);
+
+    e = primary("Decoding failed: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total "
+                "capacity of 7.79 GiB of which 0 bytes is free.\n");
+    assert_true(e.gpu_oom);
+    assert_int_equal(e.stage, OOM_STAGE_GENERATE);
+
+    /* a repeat below a sentence that named the error first */
+    e = primary("I always get the `std::bad_alloc`, faulthandler prints nothing\n\n"
+                "```\n"
+                "Stage preprocess failed for run 1, pages [7]: std::bad_alloc\n"
+                "```\n");
+    assert_int_equal(e.stage, OOM_STAGE_DATA);
+
+    /* guards: a noun that names no action; a verb part inside a word */
+    e = primary("Job 12 failed: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total "
+                "capacity of 7.79 GiB of which 0 bytes is free.\n");
+    assert_int_equal(e.stage, OOM_STAGE_UNKNOWN);
+    e = primary("Upload failed: CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total "
+                "capacity of 7.79 GiB of which 0 bytes is free.\n");
+    assert_int_equal(e.stage, OOM_STAGE_UNKNOWN);
+    /* ... and a verb in a person's sentence */
+    e = primary("CUDA out of memory\n\n"
+                "the page opens, i pick an image then generate failed , CUDA out of memory. my card "
+                "has 40G\n");
+    assert_int_equal(e.stage, OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_openvino_cpu_alloc),
         cmocka_unit_test(test_fallback_on_own_line),
         cmocka_unit_test(test_load_code_lines),
+        cmocka_unit_test(test_stage_word_before_failed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
