@@ -289,6 +289,14 @@ static const struct msg_clause clauses_host[] = {
     {NULL, 0},
 };
 
+/* Android ART's Java heap: "Failed to allocate a 54000015 byte allocation
+ * with 25165824 free bytes and 41MB until OOM" (the request; the heap's free
+ * bytes are not the device's). */
+static const struct msg_clause clauses_art[] = {
+    {"Failed to allocate a %d byte allocation", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* libFuzzer's "out-of-memory (malloc(6498959700))": the host request in
  * bytes (pytorch/audio#3504). */
 static const struct msg_clause clauses_fuzzer[] = {
@@ -2102,6 +2110,39 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_host,
+     .near = near_none},
+    /* OpenVINO's CPU plug-in growing a node's memory block with
+     * dnnl::impl::malloc: OPENVINO_THROW("Failed to allocate ", size, " bytes
+     * of memory") (openvinotoolkit/openvino:src/plugins/intel_cpu/src/
+     * cpu_memory.cpp, MemoryBlockWithReuse::resize), under "Exception from
+     * src/plugins/intel_cpu/...": host RAM, the request in bytes (diagopen49,
+     * a GIMP plug-in upscaling on "Device: CPU"). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Failed to allocate ", " bytes of memory"},
+     .unless = {"GPU", "CUDA", "device"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_host,
+     .near = near_none},
+    /* Android's runtime (ART) refusing a Java heap allocation:
+     * Heap::ThrowOutOfMemoryError writes "Failed to allocate a " << byte_count
+     * << " byte allocation with " << total_bytes_free << " free bytes and "
+     * << PrettySize(GetFreeMemoryUntilOOME()) << " until OOM" (AOSP art:
+     * runtime/gc/heap.cc Heap::ThrowOutOfMemoryError; some versions
+     * stop after "free bytes"), behind
+     * java.lang.OutOfMemoryError: an app's heap limit on the phone, host
+     * memory, the request in bytes (diagopen49, a mobile whisper app). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Failed to allocate a ", " byte allocation with "},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_art,
      .near = near_none},
     {.kind = "host-cpu-alloc",
      .framework = "host",

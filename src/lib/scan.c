@@ -2533,6 +2533,13 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         if (o->stage == OOM_STAGE_UNKNOWN && r->role == MSG_PRIMARY && at < MAX_STAGED_EVENTS &&
             o->repeats <= 3) {
             read_context(s, v, r, ls, le, s->line, n, &px, &ev);
+            /* ... or the words on its own line before the message, as the
+             * first copy's are read ("Stage preprocess failed for run 1,
+             * pages [5]: std::bad_alloc" below a sentence naming the
+             * error, diagopen49); not a person's sentence ("then generate
+             * failed , CUDA out of memory" under a title naming it, h39-69) */
+            if (r->stage == OOM_STAGE_UNKNOWN && !stage_user_text(v->p + ls, hit - ls))
+                ev.stage = stage_combine(ev.stage, glued_stage(v, ls, hit));
             o->stage = ev.stage;
             if (o->weak_stage == OOM_STAGE_UNKNOWN) o->weak_stage = ev.weak_stage;
             if (o->step < 0) o->step = ev.step;
@@ -3607,13 +3614,19 @@ static void words_take_traceback_stage(struct scan *s, const struct view *v, siz
  * - k2-fsa/icefall icefall/decode.py: "This OOM is not an error. You can
  *   ignore it." after the pruned search caught it and prunes harder;
  * - Lightning's batch-size finder (tuner/batch_size_scaling.py,
- *   _adjust_batch_size): "Batch size 16 failed, trying batch size 8". */
+ *   _adjust_batch_size): "Batch size 16 failed, trying batch size 8";
+ * - a tool's own line that wraps the caught OOM and names its fallback,
+ *   "Flux failed for region 1 (Flux inpainting error: CUDA out of memory.
+ *   ...); falling back to CV2 fill" (a manga translator, diagopen49), as
+ *   "on the cpu instead": on the OOM's own line only (a "Falling back to
+ *   CPU" line further down may be start-up talk of another run). */
 static const struct {
     const char *words;
     bool own_line;
 } recovery_words[] = {
     {"will try to embed", true},
     {"on the cpu instead", true},
+    {"falling back to ", true},
     /* not "retrying without": llama.cpp's "compute buffer allocation failed,
      * retrying without pipeline parallelism" is labelled a GPU OOM (corpus 202) */
     {"retrying with ", false},

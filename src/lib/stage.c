@@ -166,6 +166,22 @@ static const struct stage_word frame_words[] = {
      * "return t.to(device, dtype if t.is_floating_point() or
      * t.is_complex() else None, non_blocking)" (instantX-research/InstantID#72) */
     {"t.to(device, dtype if t.is_floating_point()", OOM_STAGE_LOAD, false},
+    /* accelerate's set_module_tensor_to_device placing one weight as a
+     * checkpoint is loaded (from_pretrained with a device_map, load_checkpoint_
+     * and_dispatch): "new_value = value.to(device)", "new_value = old_value.
+     * to(device)" (huggingface/accelerate:src/accelerate/utils/modeling.py@
+     * cdde6540), often the only code line a paste keeps above "CUDA error:
+     * out of memory" (diagopen49, an OCR model's demo script) */
+    {"new_value = value.to(device)", OOM_STAGE_LOAD, false},
+    {"new_value = old_value.to(device)", OOM_STAGE_LOAD, false},
+    /* a layer allocating a new tensor as its parameter, the body of a
+     * constructor ("self.weight = Parameter(torch.Tensor(self.output_size_
+     * per_partition, self.in_features))", fairscale-style parallel linears;
+     * "self.bias = nn.Parameter(torch.zeros(dim))"): the model is being
+     * built, load; wrapping an existing tensor ("Parameter(new_value") is no
+     * allocation of its own (diagopen49) */
+    {" = Parameter(torch.", OOM_STAGE_LOAD, false}, {" = nn.Parameter(torch.", OOM_STAGE_LOAD, false},
+    {" = torch.nn.Parameter(torch.", OOM_STAGE_LOAD, false},
     /* moving or building a model on the device: .to()/.cuda() walk
      * Module._apply; DDP/DeepSpeed/accelerate set-up; a constructor */
     {"._apply(", OOM_STAGE_LOAD, false}, {", in _apply\n", OOM_STAGE_LOAD, false},
@@ -4412,6 +4428,38 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
                 size_t vm = strlen(verb_parts[v].part);
                 if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
             }
+        }
+    }
+    /* the action named before "failed", as a pipeline's own line names
+     * its stage ("Stage preprocess failed for run 1, pages [5]:
+     * std::bad_alloc": docling's PreprocessThreadedStage, which loads each
+     * page's backend and renders it, logs "Stage preprocess failed for run
+     * %d: %s", its other stages "Stage %s failed for run %d: %s" by name,
+     * docling-project/docling:docling/pipeline/standard_pdf_pipeline.py@
+     * 7be40ed6; "Decoding failed: ..."): the word
+     * right before it, read by the verb table at its start. Not "failed to"
+     * (read above, by the word after it). diagopen49 */
+    static const char failed[] = " failed";
+    size_t fm = sizeof failed - 1;
+    for (const char *p = find_nocase(text, len, 0, failed, fm); p;
+         p = find_nocase(text, len, (size_t)(p - text) + 1, failed, fm)) {
+        const char *after = p + fm;
+        if (after < text + len && ident(*after)) continue;
+        if ((size_t)(text + len - after) >= 3 && !strncasecmp(after, " to", 3)) continue;
+        const char *w = p;
+        while (w > text && ident(w[-1])) w--;
+        if (w == p) continue;
+        /* an action's noun ("Decoding", "Generation") or a stage's name
+         * ("Stage preprocess"), not a verb in a sentence ("then generate
+         * failed , CUDA out of memory", heldout39 h39-69) */
+        size_t wn = (size_t)(p - w);
+        bool noun = wn >= 6 && (!strncasecmp(p - 3, "ing", 3) || !strncasecmp(p - 3, "ion", 3));
+        bool named = w - text >= 6 && !strncasecmp(w - 6, "stage ", 6);
+        if (!noun && !named) continue;
+        size_t rest = wn + 1; /* the word and its blank ("data ") */
+        for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
+            size_t vm = strlen(verb_parts[v].part);
+            if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
         }
     }
     return OOM_STAGE_UNKNOWN;
