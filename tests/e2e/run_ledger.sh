@@ -191,18 +191,39 @@ check run.toolarge-fresh-ledger-numbers-on test "$(csv_field runs.csv run043 exi
 # OOM (each row looked back for the failing run before it: 37 s for 20,000
 # jobs), `--json`/`--ranks` (each job's rank rows searched from the start),
 # and `completion --values runids` (a lookup per id: minutes at a TAB on
-# 250,000 runs). Each must now finish well inside its timeout.
+# 250,000 runs). Each is timed on a ledger and on one four times as long:
+# CPU seconds (bash's `time`, not the wall clock a loaded machine or ASan
+# stretches) must grow less than 8x (linear: about 4x; quadratic: 16x).
+# The 120 s timeout only stops a hang.
 fresh quadratic
-awk 'BEGIN { print "run_id,job_id,rank,oom,peak_reserved_GB,capacity_GB,started_at,exit_status";
-             for (j = 0; j < 12000; j++) for (r = 0; r < 2; r++)
+jobs_csv() {
+  awk -v n="$1" 'BEGIN { print "run_id,job_id,rank,oom,peak_reserved_GB,capacity_GB,started_at,exit_status";
+             for (j = 0; j < n; j++) for (r = 0; r < 2; r++)
                printf "job%05d,slurm:%d,%d,no,%d.00,80.00,2026-12-01T00:00:00Z,0\n", j, j, r, 10 + r }' > runs.csv
-timeout 8 "$OOMLAB" table > t.txt 2>&1; rc=$?
-check run.quadratic-table-fast test "$rc" -eq 0 -a "$(grep -c '^job[0-9]' t.txt)" -eq 12000
-timeout 8 "$OOMLAB" table --json > t.json 2>&1; rc=$?
-check run.quadratic-table-json-fast test "$rc" -eq 0 -a "$(grep -c '"rank_rows"' t.json)" -ge 1
-awk 'BEGIN { print "run_id,oom"; for (i = 0; i < 60000; i++) printf "run%06d,no\n", i }' > runs.csv
-timeout 8 "$OOMLAB" completion --values runids > ids.txt 2>&1; rc=$?
-check run.quadratic-completion-fast test "$rc" -eq 0 -a "$(wc -l < ids.txt)" -eq 60000
+}
+runs_csv() {
+  awk -v n="$1" 'BEGIN { print "run_id,oom"; for (i = 0; i < n; i++) printf "run%06d,no\n", i }' > runs.csv
+}
+# cpu_ms OUT CMD...: run CMD (stdout to OUT), print its user+system CPU ms
+cpu_ms() {
+  local out=$1 t; shift
+  t=$( { TIMEFORMAT='%3U %3S'; time timeout 120 "$@" > "$out" 2>&1; } 2>&1 )
+  echo "$t" | awk '{ printf "%d\n", ($1 + $2) * 1000 }'
+}
+# linear NAME MAKER SMALL CMD...: CPU for 4*SMALL rows under 8x (+ 50 ms) that of SMALL
+linear() {
+  local name=$1 maker=$2 n=$3 a b; shift 3
+  "$maker" "$n"; a=$(cpu_ms small.out "$@")
+  "$maker" $((4 * n)); b=$(cpu_ms t.out "$@")
+  check "$name" test "$b" -le $((8 * a + 50))
+  [ "$b" -le $((8 * a + 50)) ] || echo "  cpu ms: $n rows $a, $((4 * n)) rows $b" >&2
+}
+linear run.quadratic-table-fast jobs_csv 3000 "$OOMLAB" table
+check run.quadratic-table-rows test "$(grep -c '^job[0-9]' t.out)" -eq 12000
+linear run.quadratic-table-json-fast jobs_csv 3000 "$OOMLAB" table --json
+check run.quadratic-table-json-rows test "$(grep -c '"rank_rows"' t.out)" -ge 1
+linear run.quadratic-completion-fast runs_csv 15000 "$OOMLAB" completion --values runids
+check run.quadratic-completion-rows test "$(wc -l < t.out)" -eq 60000
 
 # A crash's block of zeros in the ledger: nothing is appended after it
 # (readers say to cut the file there); run says so before the command, as
