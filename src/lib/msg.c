@@ -436,6 +436,16 @@ static const struct msg_clause clauses_nd4j[] = {
     {NULL, 0},
 };
 
+/* GrabGPU: "GPU-0: Failed to allocate 16.00 GB GPU memory (0.00 GB
+ * available)"; its GB are 1024^3 bytes (bytes_per_gb in
+ * godweiyang/GrabGPU:gg.cu@0553e5ae); "GPU-0" counts the devices it asked
+ * for, read as no index (heldout41's labels) */
+static const struct msg_clause clauses_grabgpu[] = {
+    {"Failed to allocate %s GPU memory", MSG_F_REQUESTED},
+    {"GPU memory (%s available)", MSG_F_FREE},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_ggml[] = {
     {"allocating %s on device %d", MSG_F_REQUESTED},
     {"on device %d", MSG_F_GPU},
@@ -2657,6 +2667,19 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_nd4j,
      .near = near_none},
+    /* A GPU-grabbing tool's cudaMalloc that failed, with what cudaMemGetInfo
+     * said was left: "GPU-%d: Failed to allocate %.2f GB GPU memory (%.2f
+     * GB available)" (godweiyang/GrabGPU:gg.cu@0553e5ae allocate_mem; it
+     * retries every 5 s). (diagopen41: heldout41 h41-90) */
+    {.kind = "grabgpu",
+     .framework = "cuda",
+     .need = {"Failed to allocate", "GB GPU memory ("},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_grabgpu,
+     .near = near_none},
     /* ... and its HOST form, "Failed to allocate 400 bytes from HOST
      * memory" (the same CudaMemoryManager.allocate for the host buffers of
      * the CUDA backend; deeplearning4j/nd4j#2140 = heldout43 h43-30): host
@@ -3337,9 +3360,14 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* ... and the heartbeat monitor's verdict on a watchdog that stopped
+     * (a hang, not memory): "ProcessGroupNCCL's watchdog got stuck for 480
+     * seconds without making progress in monitoring enqueued collectives."
+     * (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp,
+     * HeartbeatMonitor; heldout41 h41-63, diagopen41) */
     {.kind = "nccl-timeout",
      .framework = "nccl",
-     .any = {"Watchdog caught", "communicator was aborted"},
+     .any = {"Watchdog caught", "communicator was aborted", "watchdog got stuck for"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,

@@ -3,7 +3,8 @@
  * its blind figures were recorded at 5ed68a6d (call 104/113, numbers
  * 107/110, stages 9/17). The JVM's OutOfMemoryError; a person's sentence
  * that names a call below the title; Japanese memory "overflowing"; a
- * Chinese rule of thumb that blames VRAM. Each case has a guard that must
+ * Chinese rule of thumb that blames VRAM; a stuck NCCL watchdog; GrabGPU's
+ * failed grab. Each case has a guard that must
  * stay as it was. The pastes are written here, in the shape of the posts
  * the notes name, not copied from them. */
 #include <setjmp.h>
@@ -104,6 +105,41 @@ static void test_cjk_rule_of_thumb_is_no_oom(void **state)
     oom_report_release(&rep);
 }
 
+/* PyTorch's heartbeat monitor on a stuck NCCL watchdog: a hang, not memory,
+ * with the rank its prefix names. */
+static void test_nccl_watchdog_stuck(void **state)
+{
+    (void)state;
+    const char *log =
+        "[rank3]:[E1203 10:01:02.123456789 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 3] "
+        "ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress in monitoring "
+        "enqueued collectives.\n";
+    expect_no_gpu_oom(log);
+    struct oom_report rep;
+    scan_log(log, &rep);
+    assert_true(rep.n_events > 0);
+    assert_string_equal(rep.events[0].kind, "nccl-timeout");
+    assert_int_equal(rep.events[0].rank, 3);
+    oom_report_release(&rep);
+}
+
+/* GrabGPU's failed grab: the request and what was left, in 1024-based GB;
+ * "GPU-1" is no index. */
+static void test_grabgpu_failed_grab(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e =
+        scan_primary("GPU-1: Failed to allocate 20.00 GB GPU memory (3.50 GB available)\n", &rep);
+    assert_string_equal(e->kind, "grabgpu");
+    assert_int_equal(e->bytes.requested, 20LL << 30);
+    assert_int_equal(e->bytes.free, 3584LL << 20);
+    assert_int_equal(e->gpu, -1);
+    oom_report_release(&rep);
+    /* guard: its success line is none */
+    expect_no_gpu_oom("GPU-1: Successfully allocate 20.00 GB GPU memory (3.50 GB available)\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -111,6 +147,8 @@ int main(void)
         cmocka_unit_test(test_person_sentence_with_a_call),
         cmocka_unit_test(test_japanese_memory_overflow),
         cmocka_unit_test(test_cjk_rule_of_thumb_is_no_oom),
+        cmocka_unit_test(test_nccl_watchdog_stuck),
+        cmocka_unit_test(test_grabgpu_failed_grab),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
