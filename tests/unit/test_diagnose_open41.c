@@ -140,6 +140,31 @@ static void test_grabgpu_failed_grab(void **state)
     expect_no_gpu_oom("GPU-1: Successfully allocate 20.00 GB GPU memory (3.50 GB available)\n");
 }
 
+/* A reply at the paste's end is another person's words: its "evaluating"
+ * names no stage of the reporter's run (the paste's last activity). */
+static void test_reply_is_no_activity(void **state)
+{
+    (void)state;
+    const char *reply =
+        "Inference needs more than 12GB?\n"
+        "\n"
+        "I ran inference on an RTX 3060 (12GB), but got a CUDA out of memory error.\n"
+        "\n"
+        "maintainer \xc2\xb7 comment \xc2\xb7 2025-01-02\n"
+        "We used A100s for training and evaluating the model.\n";
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(reply, &rep);
+    assert_string_equal(oom_stage_name(e->stage), "unknown");
+    oom_report_release(&rep);
+    /* guard: the run's own line below the words, in the same post, still tells */
+    e = scan_primary("Inference needs more than 12GB?\n"
+                     "\n"
+                     "I ran inference on an RTX 3060 (12GB), but got a CUDA out of memory error.\n"
+                     "Running validation\n", &rep);
+    assert_string_equal(oom_stage_name(e->stage), "eval");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -149,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_cjk_rule_of_thumb_is_no_oom),
         cmocka_unit_test(test_nccl_watchdog_stuck),
         cmocka_unit_test(test_grabgpu_failed_grab),
+        cmocka_unit_test(test_reply_is_no_activity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
