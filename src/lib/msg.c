@@ -444,6 +444,16 @@ static const struct msg_clause clauses_nd4j[] = {
     {NULL, 0},
 };
 
+/* GrabGPU: "GPU-0: Failed to allocate 16.00 GB GPU memory (0.00 GB
+ * available)"; its GB are 1024^3 bytes (bytes_per_gb in
+ * godweiyang/GrabGPU:gg.cu@0553e5ae); "GPU-0" counts the devices it asked
+ * for, read as no index (heldout41's labels) */
+static const struct msg_clause clauses_grabgpu[] = {
+    {"Failed to allocate %s GPU memory", MSG_F_REQUESTED},
+    {"GPU memory (%s available)", MSG_F_FREE},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_ggml[] = {
     {"allocating %s on device %d", MSG_F_REQUESTED},
     {"on device %d", MSG_F_GPU},
@@ -2698,6 +2708,19 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_nd4j,
      .near = near_none},
+    /* A GPU-grabbing tool's cudaMalloc that failed, with what cudaMemGetInfo
+     * said was left: "GPU-%d: Failed to allocate %.2f GB GPU memory (%.2f
+     * GB available)" (godweiyang/GrabGPU:gg.cu@0553e5ae allocate_mem; it
+     * retries every 5 s). (diagopen41: heldout41 h41-90) */
+    {.kind = "grabgpu",
+     .framework = "cuda",
+     .need = {"Failed to allocate", "GB GPU memory ("},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_grabgpu,
+     .near = near_none},
     /* ... and its HOST form, "Failed to allocate 400 bytes from HOST
      * memory" (the same CudaMemoryManager.allocate for the host buffers of
      * the CUDA backend; deeplearning4j/nd4j#2140 = heldout43 h43-30): host
@@ -2885,6 +2908,24 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_julia,
+     .near = near_none},
+    /* The JVM's OutOfMemoryError is its heap's (or metaspace's) limit,
+     * host memory: "java.lang.OutOfMemoryError: Java heap space" (HotSpot
+     * preallocates one instance per kind, java heap, metaspace, array size,
+     * GC overhead limit: openjdk/jdk:src/hotspot/share/memory/universe.cpp
+     * @0263ed99), "Exception in thread "main" java.lang.OutOfMemoryError: GC
+     * overhead limit exceeded". Before the PyTorch rows read its class name
+     * ("OutOfMemoryError: "). (diagopen41: an APK tool and a Java obfuscator,
+     * heldout41 h41-99, -100) */
+    {.kind = "host-memory-error",
+     .framework = "host",
+     .any = {"java.lang.OutOfMemoryError", "OutOfMemoryError: Java heap space",
+             "OutOfMemoryError: GC overhead limit exceeded", "OutOfMemoryError: Metaspace"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* Ray's own OutOfMemoryError is its memory monitor's: the
      * raylet kills a worker when the node's host memory passes
@@ -3244,6 +3285,16 @@ static const struct msg_rule rules[] = {
              "\xd0\xbd\xd0\xb5 \xd1\x85\xd0\xb2\xd0\xb0\xd1\x82\xd0\xb8\xd0\xbb\xd0\xbe \xd0\xbf\xd0\xb0\xd0\xbc\xd1\x8f\xd1\x82\xd0\xb8" /* не хватило памяти */},
      .qualifier = {DEVICE_QUALIFIERS},
     },
+    /* Japanese memory "overflowing" (溢れる, also written in kana:
+     * "GPUのメモリがあふれる", "GPUメモリが溢れて落ちる"), as Chinese says
+     * 显存溢出 (diagopen41: a speech engine's thread, heldout41 h41-74) */
+    {STANDALONE_MENTION,
+     .any = {"\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe6\xba\xa2\xe3\x82\x8c" /* メモリが溢れ */,
+             "\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe3\x81\x82\xe3\x81\xb5\xe3\x82\x8c" /* メモリがあふれ */,
+             "\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe6\xba\xa2\xe3\x82\x8c" /* のメモリが溢れ */,
+             "\xe3\x81\xae\xe3\x83\xa1\xe3\x83\xa2\xe3\x83\xaa\xe3\x81\x8c\xe3\x81\x82\xe3\x81\xb5\xe3\x82\x8c" /* のメモリがあふれ */},
+     .qualifier = {DEVICE_QUALIFIERS},
+    },
     /* ... or the allocation said to fail, with the device named before or
      * after in the clause ("Memory allocation problem on GPU",
      * ultralytics/ultralytics#7076; "GPU memory allocation error"). */
@@ -3350,9 +3401,14 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* ... and the heartbeat monitor's verdict on a watchdog that stopped
+     * (a hang, not memory): "ProcessGroupNCCL's watchdog got stuck for 480
+     * seconds without making progress in monitoring enqueued collectives."
+     * (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp,
+     * HeartbeatMonitor; heldout41 h41-63, diagopen41) */
     {.kind = "nccl-timeout",
      .framework = "nccl",
-     .any = {"Watchdog caught", "communicator was aborted"},
+     .any = {"Watchdog caught", "communicator was aborted", "watchdog got stuck for"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -4087,6 +4143,11 @@ static const char *const deny_cjk_clause[] = {"\xe9\x81\xbf\xe5\x85\x8d" /* 避�
      * error) */
     "\xe5\xa4\xa7\xe6\xa6\x82\xe7\x8e\x87" /* 大概率 (not 大概, which is also "about" before a size: "大概8GB的显存") */,
     "\xe5\x8f\xaf\xe8\x83\xbd" /* 可能 */, "\xe4\xb9\x9f\xe8\xae\xb8" /* 也许 */, "\xe4\xb9\x9f\xe8\xa8\xb1" /* 也許 */,
+    /* a rule of thumb, not what happened: "一般来说是显存不够的问题" ("generally
+     * it is a matter of too little VRAM", a maintainer's reply under an
+     * illegal memory access, heldout41 h41-70) (diagopen41) */
+    "\xe4\xb8\x80\xe8\x88\xac\xe6\x9d\xa5\xe8\xaf\xb4" /* 一般来说 */, "\xe4\xb8\x80\xe8\x88\xac\xe4\xbe\x86\xe8\xaa\xaa" /* 一般來說 */,
+    "\xe4\xb8\x80\xe8\x88\xac\xe6\x83\x85\xe5\x86\xb5\xe4\xb8\x8b" /* 一般情况下 */,
     "\xe6\x88\x96\xe8\xae\xb8" /* 或许 */, "\xe6\x88\x96\xe8\xa8\xb1" /* 或許 */, "\xe4\xbc\xb0\xe8\xae\xa1" /* 估计 */, "\xe5\xa4\x9a\xe5\x88\x86" /* 多分 */,
     "\xe3\x81\x9f\xe3\x81\xb6\xe3\x82\x93" /* たぶん */, "\xe3\x81\x8a\xe3\x81\x9d\xe3\x82\x89\xe3\x81\x8f" /* おそらく */, "\xe3\x81\x8b\xe3\x82\x82\xe3\x81\x97\xe3\x82\x8c" /* かもしれ */, "\xec\x95\x84\xeb\xa7\x88" /* 아마 */, NULL};
 

