@@ -3107,7 +3107,10 @@ static bool binary_bytes(const char *p, size_t n)
 
 /* How a prose pass places OOM words: with their device in the sentence;
  * (weak) with it nearby; (context) with the paste's context naming it. */
-enum prose_mode { PROSE_DEVICE, PROSE_NEAR, PROSE_CONTEXT };
+/* PROSE_SENTENCE: as PROSE_DEVICE, and a sentence read as code
+ * (code_sentence) counts too; the last pass, where nothing else named the
+ * OOM (diagcall17) */
+enum prose_mode { PROSE_DEVICE, PROSE_NEAR, PROSE_CONTEXT, PROSE_SENTENCE };
 
 /* What prose_hit needs of a line below OOM words, read once per line: each
  * line of OOM words looks PROSE_GUARD_LINES lines down, so a paste of such
@@ -3163,7 +3166,7 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
 {
     enum mention_kind k = mention_read(c->body, c->n, hit);
     if (k == MENTION_WORDS) *words = true;
-    if (k != MENTION_WORDS || mode == PROSE_DEVICE) return k == MENTION_GPU;
+    if (k != MENTION_WORDS || mode == PROSE_DEVICE || mode == PROSE_SENTENCE) return k == MENTION_GPU;
     /* the paste's context named the device (context_mention): the words
      * themselves, unless they ask ("is it OOM?") */
     if (mode == PROSE_CONTEXT)
@@ -3194,6 +3197,23 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
         if (d->dv == MENTION_DEV_NAMED && prose && i < PROSE_DEVICE_LINES) device = true;
     }
     return device;
+}
+
+/* A line read as code that is a sentence of prose: not indented, a word
+ * first, then at least PROSE_SENTENCE_WORDS words, no assignment, and a
+ * sentence's end (". " before a word) inside it. (diagcall17) */
+#define PROSE_SENTENCE_WORDS 12
+static bool code_sentence(const char *p, size_t n)
+{
+    if (n == 0 || !isalpha((unsigned char)p[0]) || memmem(p, n, " = ", 3)) return false;
+    size_t words = 0;
+    bool stop = false;
+    for (size_t i = 1; i < n; i++) {
+        if (p[i] == ' ' && p[i - 1] != ' ') words++;
+        if (i + 1 < n && p[i - 1] == '.' && p[i] == ' ' && isalpha((unsigned char)p[i + 1]))
+            stop = true;
+    }
+    return stop && words >= PROSE_SENTENCE_WORDS;
 }
 
 /* One pass over the log's prose lines: the first line that names the OOM
@@ -3228,6 +3248,15 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
          * indentation */
         bool title_call = is_title && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' &&
                           c.body[0] != '\t';
+        /* ... and so is a sentence that quotes a call and names the OOM
+         * with its device ("I tried to train the model on a computer with
+         * 13G of GPU memory, but it kept reporting errors `out of memory`. A
+         * debug shows that each forward() causes ...", h41-37): code that
+         * lost its indentation holds no sentences; the last pass only
+         * (diagcall17) */
+        if (mode == PROSE_SENTENCE && !title_call && c.kind == STAGE_LINE_CODE &&
+            code_sentence(c.body, c.n))
+            title_call = true;
         if ((c.kind == STAGE_LINE_OTHER || title_call) && !binary_bytes(v->p + a, b - a) &&
             prose_hit(s, v, &c, b, mode, words, &hit, &memo, (size_t)lines) &&
             /* a line a row reads as a message is that message (TF's "Allocator
@@ -3281,9 +3310,12 @@ static void prose_mention(struct scan *s, const struct view *v, struct paste_con
 {
     if (s->rep->primary >= 0 || s->mention_set || !mention_may_stand(s, false)) return;
     bool words = false; /* OOM words without a device seen: the weak pass has work */
-    if (prose_pass(s, v, PROSE_DEVICE, &words) || !words || prose_pass(s, v, PROSE_NEAR, &words))
-        return;
-    context_mention(s, v, pc);
+    if (prose_pass(s, v, PROSE_DEVICE, &words)) return;
+    if (words && !prose_pass(s, v, PROSE_NEAR, &words)) context_mention(s, v, pc);
+    /* a sentence that quotes a call ("each forward() causes ...") and
+     * names the OOM with its device: only where nothing else did, so a
+     * title's event and its stage stay (diagcall17) */
+    if (s->rep->primary < 0 && !s->mention_set) prose_pass(s, v, PROSE_SENTENCE, &words);
 }
 
 /* ---- the paste's context ----------------------------------------------- */
