@@ -49,12 +49,31 @@ static void judge(struct livelog *lv)
     if (is_gpu_oom(lv->line, lv->len)) lv->ooms++;
 }
 
+/* The next '\n' or '\r' at or after buf + i, each searched again only once
+ * the reader has passed the last one found (searching both from every line
+ * read the rest of the buffer for a '\r' a log of '\n' lines never has:
+ * a 64 KiB read of 100-byte lines scanned 21 MB, fuzz18). */
+struct next_byte {
+    const char *at; /* the last one found; NULL with none: none to the buffer's end */
+    bool searched;
+};
+
+static const char *next_of(struct next_byte *b, int c, const char *buf, size_t i, size_t n)
+{
+    if (!b->searched || (b->at && b->at < buf + i)) {
+        b->at = memchr(buf + i, c, n - i);
+        b->searched = true;
+    }
+    return b->at;
+}
+
 void livelog_feed(struct livelog *lv, const char *buf, size_t n)
 {
     if (!lv->line) return;
+    struct next_byte lf = {NULL, false}, cr = {NULL, false};
     for (size_t i = 0; i < n;) {
-        const char *nl = memchr(buf + i, '\n', n - i), *cr = memchr(buf + i, '\r', n - i);
-        const char *end = nl && (!cr || nl < cr) ? nl : cr;
+        const char *nl = next_of(&lf, '\n', buf, i, n), *ret = next_of(&cr, '\r', buf, i, n);
+        const char *end = nl && (!ret || nl < ret) ? nl : ret;
         size_t take = (end ? (size_t)(end - buf) : n) - i;
         size_t room = LIVELOG_LINE_MAX - lv->len;
         if (take > room) lv->cut = true;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lib/strbuf.h"
+#include "lib/units.h"
 
 #define MiB (1024LL * 1024)
 #define SNAP_MAX_ACCS 256 /* trace lists waiting for their device */
@@ -301,6 +302,24 @@ static int group_rehash(struct snapshot *s)
     return 0;
 }
 
+/* Byte sums held at the int64 ends instead of overflowing: every size is
+ * the file's, and a hostile or corrupt one can hold 2^62 in each of three
+ * segments (signed overflow; the total read "unknown" and the largest free
+ * block exceeded the cached free bytes). */
+static int64_t sum_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (units_add(a, b, &r)) return r;
+    return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
+static int64_t less_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (!__builtin_sub_overflow(a, b, &r)) return r;
+    return b < 0 ? INT64_MAX : INT64_MIN;
+}
+
 static int add_live(struct snapshot *s, int device, uint32_t stack, int64_t bytes)
 {
     struct snap_internal *in = s->in;
@@ -310,7 +329,7 @@ static int add_live(struct snapshot *s, int device, uint32_t stack, int64_t byte
     for (; in->group_index[h]; h = (h + 1) & mask) {
         struct snap_group *g = &s->groups[in->group_index[h] - 1];
         if (g->device == device && g->stack == stack) {
-            g->bytes += bytes;
+            g->bytes = sum_sat(g->bytes, bytes);
             g->count++;
             return 0;
         }
@@ -391,8 +410,8 @@ static int add_blocks(struct snapshot *s, struct snap_device *d, int device,
         }
         d->blocks++;
         if (!strcmp(state, "inactive")) {
-            *free_bytes += size;
-            d->cached_free += size;
+            *free_bytes = sum_sat(*free_bytes, size);
+            d->cached_free = sum_sat(d->cached_free, size);
             if (size > d->largest_free) d->largest_free = size;
         } else if (!strcmp(state, "active_allocated") &&
                    add_live(s, device, stack_of(s, block_frames(s, b)), size) < 0) {
@@ -416,22 +435,22 @@ static int add_segment(struct snapshot *s, const struct pk_obj *seg)
     struct snap_device *d = &s->dev[device];
     d->present = true;
     d->segments++;
-    d->reserved += total;
-    d->allocated += allocated;
-    d->active += active;
-    d->requested += requested;
+    d->reserved = sum_sat(d->reserved, total);
+    d->allocated = sum_sat(d->allocated, allocated);
+    d->active = sum_sat(d->active, active);
+    d->requested = sum_sat(d->requested, requested);
     struct snap_pool *p = pool_of(d, seg);
-    p->reserved += total;
-    p->allocated += allocated;
-    p->active += active;
+    p->reserved = sum_sat(p->reserved, total);
+    p->allocated = sum_sat(p->allocated, allocated);
+    p->active = sum_sat(p->active, active);
     p->segments++;
     int64_t free_bytes = 0;
     if (add_blocks(s, d, (int)device, pk_get(seg, "blocks"), &free_bytes) < 0) return -1;
     size_t c = 0;
     while (total > class_limits[c]) c++;
     d->classes[c].segments++;
-    d->classes[c].reserved += total;
-    d->classes[c].free_bytes += free_bytes;
+    d->classes[c].reserved = sum_sat(d->classes[c].reserved, total);
+    d->classes[c].free_bytes = sum_sat(d->classes[c].free_bytes, free_bytes);
     return 0;
 }
 
@@ -485,7 +504,7 @@ static int live_grow(struct acc *a)
 static void trace_alloc(struct snapshot *s, struct acc *a, const struct pk_obj *e, int64_t addr,
                         int64_t size)
 {
-    a->d.trace_net += size;
+    a->d.trace_net = sum_sat(a->d.trace_net, size);
     if (a->d.trace_net > a->d.trace_max_net || a->d.peak_index < 0) {
         a->d.trace_max_net = a->d.trace_net;
         a->d.peak_index = a->d.trace_entries;
@@ -504,10 +523,10 @@ static void trace_free(struct acc *a, int64_t addr, int64_t size)
 {
     struct live *l = a->live_cap ? live_slot(a, (uint64_t)addr, false) : NULL;
     if (!l) {
-        a->d.trace_net -= size; /* allocated before the trace began */
+        a->d.trace_net = less_sat(a->d.trace_net, size); /* allocated before the trace began */
         return;
     }
-    a->d.trace_net -= l->size;
+    a->d.trace_net = less_sat(a->d.trace_net, l->size);
     l->addr = UINT64_MAX;
     a->live_used--;
     a->live_dead++;
@@ -554,7 +573,7 @@ static void find_leaks(struct acc *a)
             found[n++] = (struct snap_leak){l->stack, 0, 0, l->index, l->index};
         }
         found[j].alive++;
-        found[j].bytes += l->size;
+        found[j].bytes = sum_sat(found[j].bytes, l->size);
         if (l->index < found[j].first) found[j].first = l->index;
         if (l->index > found[j].last) found[j].last = l->index;
     }
@@ -818,9 +837,9 @@ size_t snapshot_top(const struct snapshot *s, int device, struct snap_group *out
 int64_t snapshot_trace_peak(const struct snap_device *d)
 {
     if (!d->has_trace || d->peak_index < 0) return -1;
-    int64_t baseline = d->allocated - d->trace_net;
+    int64_t baseline = less_sat(d->allocated, d->trace_net);
     if (baseline < 0) baseline = 0;
-    return baseline + d->trace_max_net;
+    return sum_sat(baseline, d->trace_max_net);
 }
 
 /* ---- two snapshots ---- */
@@ -828,7 +847,7 @@ int64_t snapshot_trace_peak(const struct snap_device *d)
 static int by_growth(const void *pa, const void *pb)
 {
     const struct snap_growth *a = pa, *b = pb;
-    int64_t da = a->after - a->before, db = b->after - b->before;
+    int64_t da = less_sat(a->after, a->before), db = less_sat(b->after, b->before);
     if (da != db) return da < db ? 1 : -1;
     return strcmp(a->stack, b->stack);
 }
@@ -859,8 +878,8 @@ long snapshot_growth(const struct snapshot *a, const struct snapshot *b, struct 
                 g[j].stack = text;
                 g[j].library = snapshot_stack_library(side[k], x->stack);
             }
-            if (k) g[j].after += x->bytes, g[j].after_count += x->count;
-            else g[j].before += x->bytes, g[j].before_count += x->count;
+            if (k) g[j].after = sum_sat(g[j].after, x->bytes), g[j].after_count += x->count;
+            else g[j].before = sum_sat(g[j].before, x->bytes), g[j].before_count += x->count;
         }
     long kept = 0;
     for (long i = 0; i < n; i++)

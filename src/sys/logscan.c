@@ -1,7 +1,8 @@
 /* logscan: feed the diagnose engine from a path. Every input is streamed
- * through one fixed window ([history | scanned | lookahead], about 21 MiB),
- * so memory stays bounded whatever the log's size and the file is never
- * held in memory. Plain files and stdin are read with read(2); .gz files
+ * through one window ([history | scanned | lookahead], at most about 21
+ * MiB; a file smaller than that gets a window of its own size), so memory
+ * stays bounded whatever the log's size and the file is never held in
+ * memory. Plain files and stdin are read with read(2); .gz files
  * (and gzip on stdin) through zlib. The same window hands each line to the
  * caller's callback right after the read that completes it, while those
  * bytes are still in cache: one pass serves both readers.
@@ -29,12 +30,14 @@
 #include <zlib.h>
 
 #include "lib/scan.h"
+#include "lib/strbuf.h"
 #include "sys/fsutil.h"
 
 #define STREAM_CHUNK (16u << 20) /* scanned between two slides of the window */
 #define READ_STEP (1u << 20)     /* read, then scan while it is still in cache */
 #define SNIFF_BYTES 4096u        /* looked at for a UTF-16 encoding */
 #define RAW_CAP (512u << 10)     /* undecoded UTF-16 bytes per read; decoded <= 1.5x */
+#define WINDOW_MAX (SCAN_HISTORY + STREAM_CHUNK + SCAN_LOOKAHEAD)
 
 /* After a slide the window still holds HISTORY + LOOKAHEAD bytes before
  * any newline not yet found, so a line's last LOGSCAN_LINE_MAX bytes are
@@ -357,10 +360,20 @@ static long first_fill(struct source *src, char *buf, size_t cap, bool *eof)
     return got;
 }
 
-static int scan_stream(struct source *src, struct scan *s, struct line_feed *lf,
+/* The window begins at the file's size (a 2 KB log does not get 21 MiB;
+ * a file that grows while read, UTF-16 decoded to more bytes, or a
+ * gzip/pipe of unknown length grows it by doubling) and slides only once
+ * it is WINDOW_MAX. size: the bytes expected, -1 unknown. */
+static size_t window_start(int64_t size)
+{
+    if (size < 0 || (uint64_t)size >= WINDOW_MAX - 1) return WINDOW_MAX;
+    return (size_t)size + 1 < SNIFF_BYTES ? SNIFF_BYTES : (size_t)size + 1; /* +1: EOF read in place */
+}
+
+static int scan_stream(struct source *src, struct scan *s, struct line_feed *lf, int64_t size,
                        uint64_t *total, struct oomlab_err *err)
 {
-    size_t cap = SCAN_HISTORY + STREAM_CHUNK + SCAN_LOOKAHEAD;
+    size_t cap = window_start(size);
     char *buf = malloc(cap);
     if (!buf) return oomlab_err_set(err, "%s: out of memory", src->path);
     uint64_t base = 0, scanned = 0;
@@ -368,7 +381,14 @@ static int scan_stream(struct source *src, struct scan *s, struct line_feed *lf,
     bool eof = false, last_nl = true, first = true;
     int rc = 0;
     while (rc == 0) {
-        if (len == cap) { /* slide: keep SCAN_HISTORY bytes behind the scan */
+        if (len == cap && cap < WINDOW_MAX) { /* more than expected: grow */
+            char *grown = strbuf_grow(buf, &cap, cap + 1, 1, WINDOW_MAX);
+            if (!grown) {
+                rc = oomlab_err_set(err, "%s: out of memory", src->path);
+                break;
+            }
+            buf = grown;
+        } else if (len == cap) { /* slide: keep SCAN_HISTORY bytes behind the scan */
             uint64_t keep = scanned > SCAN_HISTORY ? scanned - SCAN_HISTORY : 0;
             if (keep <= base) break; /* cannot happen: cap > history + lookahead */
             if (!lf->lines_only) scan_count_to(s, buf, len, base, keep);
@@ -429,8 +449,8 @@ static void source_info(const struct source *src, uint64_t total, struct logscan
     info->binary = src->control && src->control * 20 >= src->sniffed;
 }
 
-static int scan_fd(int fd, const char *path, bool regular, struct scan *s, struct line_feed *lf,
-                   struct logscan_info *info, struct oomlab_err *err)
+static int scan_fd(int fd, const char *path, bool regular, int64_t size, struct scan *s,
+                   struct line_feed *lf, struct logscan_info *info, struct oomlab_err *err)
 {
     struct source src = {.fd = fd, .path = path};
     uint64_t total = 0;
@@ -439,7 +459,7 @@ static int scan_fd(int fd, const char *path, bool regular, struct scan *s, struc
      * text through unchanged and inflates gzip. */
     if (regular && !is_gzip(fd, regular)) {
         posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-        rc = scan_stream(&src, s, lf, &total, err);
+        rc = scan_stream(&src, s, lf, size, &total, err);
     } else {
         int dupfd = dup(fd);
         if (dupfd < 0) return oomlab_err_set(err, "%s: %s", path, strerror(errno));
@@ -449,7 +469,7 @@ static int scan_fd(int fd, const char *path, bool regular, struct scan *s, struc
             return oomlab_err_set(err, "%s: cannot open for reading", path);
         }
         gzbuffer(src.gz, 1u << 20);
-        rc = scan_stream(&src, s, lf, &total, err);
+        rc = scan_stream(&src, s, lf, -1, &total, err);
         gzclose(src.gz);
     }
     source_info(&src, total, info);
@@ -512,7 +532,8 @@ int logscan_path_opts(const char *path, struct oom_report *rep, const struct log
         rc = oomlab_err_set(err, "%s: a %s device, not a log file (it would be read for ever)", name,
                             S_ISCHR(st.st_mode) ? "character" : "block");
     } else {
-        rc = scan_fd(fd, name, S_ISREG(st.st_mode) && !is_stdin, &s, &lf, info, err);
+        bool regular = S_ISREG(st.st_mode) && !is_stdin;
+        rc = scan_fd(fd, name, regular, regular ? (int64_t)st.st_size : -1, &s, &lf, info, err);
     }
     if (fd > 0) close(fd);
     scan_release(&s);

@@ -18,8 +18,9 @@ static void check(bool ok)
 
 static void check_device(const struct snap_device *d)
 {
-    int64_t reserved = 0;
-    for (size_t i = 0; i < d->n_pools; i++) reserved += d->pools[i].reserved;
+    int64_t reserved = 0; /* summed as snapshot sums: held at INT64_MAX (sizes are >= 0) */
+    for (size_t i = 0; i < d->n_pools; i++)
+        if (__builtin_add_overflow(reserved, d->pools[i].reserved, &reserved)) reserved = INT64_MAX;
     check(reserved == d->reserved);
     check(d->largest_free <= d->cached_free);
     check(d->n_leaks <= sizeof d->leaks / sizeof *d->leaks);

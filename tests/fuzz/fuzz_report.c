@@ -1,6 +1,6 @@
 /* Fuzz the report's readers and writers: the memory CSV (whole and in
- * chunks, reduced, then drawn as charts), the torch hook's step file and
- * the HTML escaper. */
+ * chunks, reduced, then drawn as charts), the torch hook's step file
+ * (whole and fed in small pieces: the same figures) and the HTML escaper. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,8 +65,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!buf) break;
         memcpy(buf, TORCHSTEPS_HEADER, sizeof TORCHSTEPS_HEADER - 1);
         memcpy(buf + sizeof TORCHSTEPS_HEADER - 1, text, len);
-        struct torchsteps ts;
-        if (torchsteps_parse(&ts, buf, len + sizeof TORCHSTEPS_HEADER - 1, &err) == 0) torchsteps_release(&ts);
+        size_t n = len + sizeof TORCHSTEPS_HEADER - 1;
+        struct torchsteps ts, fed;
+        int rc = torchsteps_parse(&ts, buf, n, &err);
+        /* fed in pieces of 1 to 13 bytes (a file read in chunks): the same as parsed whole */
+        struct torchsteps_stream *st = torchsteps_stream_new(&fed);
+        for (size_t at = 0, step = 1; st && at < n; at += step, step = 1 + at % 13)
+            torchsteps_stream_feed(st, buf + at, step < n - at ? step : n - at);
+        int fed_rc = st ? torchsteps_stream_end(st, &err) : -1;
+        if (rc == 0 && fed_rc == 0) {
+            if (fed.rows != ts.rows || fed.bad_rows != ts.bad_rows || fed.ranks != ts.ranks ||
+                fed.series.n != ts.series.n || fed.peak_alloc != ts.peak_alloc ||
+                fed.peak_reserved != ts.peak_reserved || fed.worst_rank != ts.worst_rank)
+                __builtin_trap();
+        } else if (st && rc != fed_rc) {
+            __builtin_trap();
+        }
+        if (rc == 0) torchsteps_release(&ts);
+        if (fed_rc == 0) torchsteps_release(&fed);
         free(buf);
         break;
     }

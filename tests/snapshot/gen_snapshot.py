@@ -182,11 +182,27 @@ def hostile(out):
         "not-a-snapshot.pickle": pickle.dumps([1, 2, 3], protocol=4),
         "protocol0.pickle": pickle.dumps({"segments": []}, protocol=0),
         "empty.pickle": b"",
+        # sizes whose sums pass 2^63: each total held at the int64 end
+        "past-int64.pickle": pickle.dumps(past_int64(), protocol=4),
     }
     for name, data in files.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)
     torch_saved(out)
+
+
+def past_int64():
+    """Three segments of 2^62 bytes, each one inactive block of that size,
+    and a trace that allocates 2^62 three times: no figure fits an int64."""
+    big = 1 << 62
+    segs = [{"device": 0, "address": i << 20, "total_size": big, "allocated_size": big,
+             "active_size": big, "requested_size": big, "stream": 0, "segment_type": "large",
+             "segment_pool_id": (0, 0),
+             "blocks": [{"address": i << 20, "size": big, "requested_size": big,
+                         "state": "inactive", "frames": []}]} for i in range(3)]
+    trace = [{"action": "alloc", "addr": i << 20, "size": big, "stream": 0, "time_us": i,
+              "frames": []} for i in range(3)]
+    return {"segments": segs, "device_traces": [trace]}
 
 
 def torch_saved(out):

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -72,6 +73,38 @@ static void test_github(void **state)
     strbuf_release(&c);
 }
 
+/* CPU seconds to feed n bytes of 64-byte lines in one piece, best of 3. */
+static double livelog_feed_cpu(size_t n)
+{
+    char *buf = malloc(n);
+    assert_non_null(buf);
+    for (size_t i = 0; i < n; i++) buf[i] = i % 64 == 63 ? '\n' : 'x';
+    double best = 1e9;
+    for (int k = 0; k < 3; k++) {
+        struct livelog lv;
+        assert_int_equal(livelog_init(&lv), 0);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        livelog_feed(&lv, buf, n);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+        livelog_release(&lv);
+        double cpu = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        if (cpu < best) best = cpu;
+    }
+    free(buf);
+    return best;
+}
+
+/* A piece of many '\n' lines and no '\r' is read in time linear in its
+ * size: 4x the bytes, about 4x the CPU (each line searched the rest of the
+ * piece for a '\r' before: quadratic, 4x the bytes took ~15x; fuzz18). */
+static void test_livelog_linear(void **state)
+{
+    (void)state;
+    double small = livelog_feed_cpu((size_t)256 << 10), big = livelog_feed_cpu((size_t)1 << 20);
+    if (big > 8 * small) fail_msg("1 MiB took %.3f s, 256 KiB %.3f s: not linear", big, small);
+}
+
 static void test_livelog(void **state)
 {
     (void)state;
@@ -113,6 +146,7 @@ int main(void)
         cmocka_unit_test(test_document),
         cmocka_unit_test(test_github),
         cmocka_unit_test(test_livelog),
+        cmocka_unit_test(test_livelog_linear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

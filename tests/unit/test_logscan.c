@@ -476,6 +476,27 @@ static void test_utf16(void **state)
     free(u16);
 }
 
+/* The window starts at the file's size and grows when the text is longer
+ * than the file: UTF-16 CJK text decodes to 1.5x its bytes (3 MiB of
+ * UTF-16 -> 4.5 MiB), so the window doubles twice; lines cut by each
+ * growth come out whole, and the OOM line at the end is found. */
+static void test_window_grows_past_file_size(void **state)
+{
+    (void)state;
+    size_t size = (size_t)9 << 19, i = 0, line = 0; /* 4.5 MiB of UTF-8 */
+    char *text = malloc(size + sizeof oom_text);
+    assert_non_null(text);
+    while (i + 400 < size) {
+        int n = snprintf(text + i, size - i, "step=%zu ", line++);
+        i += n > 0 ? (size_t)n : 0;
+        for (size_t k = 0; k < 1 + line % 120; k++, i += 3) memcpy(text + i, "\xe6\xad\xa5", 3); /* U+6B65 */
+        text[i++] = '\n';
+    }
+    memcpy(text + i, oom_text, sizeof oom_text - 1);
+    check_utf16(text, i + sizeof oom_text - 1, false, true, false, "utf-16le");
+    free(text);
+}
+
 static void test_utf16_stdin_and_not_utf16(void **state)
 {
     (void)state;
@@ -663,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_same_report_and_stop),
         cmocka_unit_test(test_utf16),
         cmocka_unit_test(test_utf16_stdin_and_not_utf16),
+        cmocka_unit_test(test_window_grows_past_file_size),
         cmocka_unit_test(test_bom_then_8bit),
         cmocka_unit_test(test_head_and_tail),
         cmocka_unit_test(test_gz_cut_off),

@@ -179,6 +179,22 @@ static void test_not_snapshots(void **state)
     expect_error("tests/snapshot/torch-save-legacy.pt", "torch.save");
 }
 
+/* Sizes whose sums pass 2^63 (three 2^62-byte segments, blocks and trace
+ * allocations) are held at INT64_MAX: no signed overflow, and the largest
+ * free block stays within the cached free bytes. */
+static void test_sums_past_int64(void **state)
+{
+    (void)state;
+    load_file("tests/snapshot/past-int64.pickle", &snap);
+    const struct snap_device *d = &snap.dev[0];
+    assert_int_equal(d->segments, 3);
+    assert_true(d->reserved == INT64_MAX && d->allocated == INT64_MAX && d->active == INT64_MAX);
+    assert_true(d->pools[0].reserved == INT64_MAX && d->classes[4].reserved == INT64_MAX);
+    assert_true(d->cached_free == INT64_MAX && d->largest_free == (int64_t)1 << 62);
+    assert_true(d->trace_max_net == INT64_MAX && snapshot_trace_peak(d) == INT64_MAX);
+    snapshot_release(&snap);
+}
+
 /* C++ frames as a context="all" dump records them: a frame with no source
  * file ("") is library code like "??" and "X.cpp", not the user's; the
  * caching allocator's frames, in every C++ stack, are left out. */
@@ -207,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_growth),
         cmocka_unit_test(test_not_snapshots),
         cmocka_unit_test(test_cpp_frames),
+        cmocka_unit_test(test_sums_past_int64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
