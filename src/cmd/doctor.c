@@ -23,6 +23,7 @@
 #include "lib/allocconf.h"
 #include "lib/units.h"
 #include "render/json.h"
+#include "sys/child.h"
 #include "sys/ledgerfile.h"
 #include "sys/nvml.h"
 #include "sys/share.h"
@@ -87,26 +88,10 @@ static void check_nvml(struct report *r)
     nvml_close(nv);
 }
 
-/* The first executable NAME on PATH into buf; false when none. */
-static bool on_path(const char *name, char *buf, size_t size)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path) path = "/usr/bin:/bin";
-    for (const char *p = path; *p;) {
-        const char *end = strchr(p, ':');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        int n = snprintf(buf, size, "%.*s/%s", (int)len, len ? p : ".", name);
-        if (n > 0 && (size_t)n < size && access(buf, X_OK) == 0) return true;
-        if (!end) break;
-        p = end + 1;
-    }
-    return false;
-}
-
 static void check_nvidia_smi(struct report *r)
 {
     char path[PATH_MAX];
-    if (on_path("nvidia-smi", path, sizeof path)) add(r, "nvidia-smi", OK, "%s", path);
+    if (child_which("nvidia-smi", path, sizeof path)) add(r, "nvidia-smi", OK, "%s", path);
     else add(r, "nvidia-smi", WARN, "nvidia-smi is not on PATH (oomlab does not need it; the guides' checks quote it)");
 }
 
@@ -167,7 +152,9 @@ static void chomp(char *s)
 static void check_python(struct report *r)
 {
     char path[PATH_MAX];
-    const char *py = on_path("python3", path, sizeof path) ? "python3" : on_path("python", path, sizeof path) ? "python" : NULL;
+    const char *py = child_which("python3", path, sizeof path)  ? "python3"
+                     : child_which("python", path, sizeof path) ? "python"
+                                                                : NULL;
     if (!py) {
         struct finding *f = add(r, "python", WARN, "no python3 or python on PATH");
         snprintf(f->todo, sizeof f->todo, "run --torch needs the python that runs your training");

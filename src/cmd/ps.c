@@ -93,9 +93,12 @@ static int parse(int argc, char **argv, struct ps_opts *o)
 
 /* ---- rendering ---- */
 
+/* "2.00 GiB", "-" unknown: into buf either way, so buf is the cell too */
 static const char *bytes(int64_t b, char *buf, size_t size)
 {
-    return b < 0 ? "-" : units_format_bytes(b, buf, size);
+    if (b >= 0) return units_format_bytes(b, buf, size);
+    snprintf(buf, size, "-");
+    return buf;
 }
 
 static void print_gpu_line(const struct gpusnap_gpu *g, bool color)
@@ -133,7 +136,7 @@ static void add_row(struct table *t, const struct gpusnap_proc *p, double window
 {
     char pid[16], mem[32], age[32], state[8], cpu[16], ppid[16], rss[32], cmd[84];
     snprintf(pid, sizeof pid, "%u", p->nv.pid);
-    const char *memc = bytes(p->nv.used, mem, sizeof mem); /* "-" unknown: mem is not written then */
+    const char *memc = bytes(p->nv.used, mem, sizeof mem);
     const char *kind = p->assess.kind ? p->assess.kind : "-";
     if (!p->visible) {
         const char *cells[] = {pid, "?", memc, "?",  "?",

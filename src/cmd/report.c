@@ -981,8 +981,9 @@ static bool dir_given(const struct opts *o)
 
 /* A job's row (srun/torchrun ranks, one row in the ledger) has no
  * logs/ID.log: its files are each rank's, logs/ID_rankN.*. The page shows
- * one rank's: the worst (highest peak), else the first that ran out of
- * memory, else the first that failed, else the first. */
+ * one rank's: the first that ran out of memory (the row says oom yes: its
+ * page shows that OOM, though another rank's peak may be higher), else the
+ * worst (highest peak), else the first that failed, else the first. */
 static void run_stem(const struct ledger *lg, struct run *r)
 {
     const struct ledger_row *first, *pick = NULL;
@@ -990,10 +991,10 @@ static void run_stem(const struct ledger *lg, struct run *r)
     size_t n = ledger_rank_rows(lg, r->id, &first);
     if (!n) return;
     const char *worst = r->row->cell[LEDGER_WORST_RANK];
-    for (size_t k = 0; k < n && !pick && *worst; k++)
-        if (!strcmp(first[k].cell[LEDGER_RANK], worst)) pick = &first[k];
     for (size_t k = 0; k < n && !pick; k++)
         if (ledger_flag(&first[k], LEDGER_OOM) == 1) pick = &first[k];
+    for (size_t k = 0; k < n && !pick && *worst; k++)
+        if (!strcmp(first[k].cell[LEDGER_RANK], worst)) pick = &first[k];
     for (size_t k = 0; k < n && !pick; k++)
         if (strcmp(first[k].cell[LEDGER_EXIT_STATUS], "0")) pick = &first[k];
     if (!pick) pick = &first[0];

@@ -498,14 +498,15 @@ static int run_loop(struct watch *w)
     while (!stop_signal) {
         if (tick(w, &err) < 0) {
             rc = w->reader_gone ? EXIT_OK : EXIT_ERROR;
-            if (rc) fprintf(stderr, "%soomlab watch: %s; stopping\n", w->tty ? "\n" : "", err.msg);
             break;
         }
         if (w->o.count && w->ticks >= w->o.count) break;
         sleep_until(&next, w->o.interval_ms);
     }
+    /* the terminal back first: an error said with autowrap off is clipped */
     if (w->tty) fputs("\033[?7h\033[?25h\n", stdout);
     fflush(stdout);
+    if (rc) fprintf(stderr, "oomlab watch: %s; stopping\n", err.msg);
     return rc;
 }
 

@@ -37,7 +37,6 @@ static const struct {
     {"note", LEDGER_NOTES},
 };
 
-
 const char *ledger_col_name(enum ledger_col col)
 {
     return (unsigned)col < LEDGER_NCOLS ? col_names[col] : "";

@@ -912,7 +912,8 @@ static bool starts_as_text(const unsigned char *b, size_t n)
     if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) return true;
     n = n < 512 ? n : 512;
     for (size_t i = 0; i < n; i++)
-        if ((b[i] < 0x20 && !strchr("\t\r\n\x1b", b[i])) || b[i] == 0x7F) return false;
+        if (!b[i] || (b[i] < 0x20 && !strchr("\t\r\n\x1b", b[i])) || b[i] == 0x7F) /* strchr finds a NUL */
+            return false;
     return n > 0;
 }
 

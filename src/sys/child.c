@@ -252,6 +252,22 @@ static int exec_errno_like_shell(const char *cmd, int e)
     }
 }
 
+bool child_which(const char *name, char *buf, size_t size)
+{
+    const char *path = getenv("PATH");
+    if (!path) path = "/bin:/usr/bin";
+    for (const char *p = path;; p++) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        struct stat st;
+        int n = snprintf(buf, size, "%.*s/%s", (int)len, len ? p : ".", name);
+        if (n > 0 && (size_t)n < size && stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+            return true;
+        if (!end) return false;
+        p = end;
+    }
+}
+
 static void fill_exec_failure(struct child *c, struct child_result *res, int e)
 {
     int status;

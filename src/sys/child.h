@@ -96,6 +96,11 @@ int child_supervise(struct child *c, const struct child_opts *opts, struct child
  * Safe to call when child_start failed or exec failed (then a no-op). */
 void child_end(void);
 
+/* The first executable regular file NAME on PATH (glibc's "/bin:/usr/bin"
+ * when PATH is unset; an empty entry is the current directory), its path
+ * into buf, as execvp would find it; false when none. */
+bool child_which(const char *name, char *buf, size_t size);
+
 /* "SIGINT", "SIGKILL", ... ("signal N" for others), into buf. */
 const char *child_signal_name(int sig, char *buf, size_t size);
 

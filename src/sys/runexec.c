@@ -1276,7 +1276,12 @@ static void exec_hint(const char *cmd, int e, char *buf, size_t size)
 static int missing_interpreter(const char *cmd, char *buf, size_t size)
 {
     struct stat st;
-    if (!strchr(cmd, '/') || stat(cmd, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    char found[256]; /* longer: said as execvp did */
+    if (!strchr(cmd, '/')) { /* on PATH: execvp's ENOENT hides a found file's */
+        if (!child_which(cmd, found, sizeof found)) return -1;
+        cmd = found;
+    }
+    if (stat(cmd, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
     char line[256] = "";
     FILE *f = fopen(cmd, "rb");
     size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
@@ -1303,7 +1308,7 @@ static int missing_interpreter(const char *cmd, char *buf, size_t size)
 static int exec_failure(const struct paths *p, bool rank, const char *cmd, struct runexec_result *res,
                         const struct child_result *cr, struct oomlab_err *err)
 {
-    char hint[300], why[400];
+    char hint[300], why[800];
     unclaim(p, rank);
     res->exec_failed = true;
     res->exit_code = cr->exit_code;

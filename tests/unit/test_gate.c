@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -172,6 +173,20 @@ static void test_onoom(void **state)
     assert_int_equal(onoom_next(ONOOM_HALVE_BATCH, &c, 1, &keys, &st, &err), 0);
     assert_string_equal(st.sets[0], "device_batch_size=1");
     assert_string_equal(st.sets[1], "grad_accum=7");
+    /* onoom_half_batch against the definition (the largest divisor at
+     * most b/2), and a large prime in well under a second */
+    for (long b = 2; b <= 1000; b++) {
+        long want = 1;
+        for (long d = b / 2; d > 1 && want == 1; d--)
+            if (b % d == 0) want = d;
+        assert_int_equal(onoom_half_batch(b), want);
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(onoom_half_batch(2147483647L), 1); /* 2^31-1, prime */
+    assert_int_equal(onoom_half_batch(2147483646L), 1073741823L);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true(t1.tv_sec - t0.tv_sec < 1);
     c = cfg_of(1, 8, -1, -1);
     assert_int_equal(onoom_next(ONOOM_HALVE_BATCH, &c, 1, &keys, &st, &err), 1);
     c = cfg_of(8, 1, -1, -1);

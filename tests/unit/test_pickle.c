@@ -236,6 +236,23 @@ static void test_code_is_refused(void **state)
     expect_refusal(proto6, sizeof proto6 - 1, "protocol 6");
 }
 
+/* A text file given by mistake is named as text; a file of NUL bytes (a
+ * zeroed or preallocated file) or one with NULs in it is not text. */
+static void test_text_is_named(void **state)
+{
+    (void)state;
+    static const unsigned char log[] = "2026-12-07 10:00:00 step 1 loss 2.5\n";
+    expect_refusal(log, sizeof log - 1, "text, not a pickle");
+    static const unsigned char utf16[] = "\xff\xfe" "2\x00" "0\x00";
+    expect_refusal(utf16, sizeof utf16 - 1, "text, not a pickle");
+    static const unsigned char zeros[8] = {0};
+    assert_int_equal(load(zeros, sizeof zeros), -1);
+    if (strstr(err.msg, "text")) fail_msg("zeros: '%s'", err.msg);
+    static const unsigned char nul[] = "abc\x00\x00" "def";
+    assert_int_equal(load(nul, sizeof nul - 1), -1);
+    if (strstr(err.msg, "text")) fail_msg("NULs: '%s'", err.msg);
+}
+
 static void test_hostile_structure(void **state)
 {
     (void)state;
@@ -345,6 +362,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_values),     cmocka_unit_test(test_memo_shares_objects),
         cmocka_unit_test(test_items_are_streamed), cmocka_unit_test(test_code_is_refused),
+        cmocka_unit_test(test_text_is_named),
         cmocka_unit_test(test_hostile_structure), cmocka_unit_test(test_cycles_and_limits),
         cmocka_unit_test(test_every_truncation), cmocka_unit_test(test_memo_outlives_consumed_items),
         cmocka_unit_test(test_empty_appends),

@@ -336,6 +336,30 @@ static void test_yaml_one_document(void **state)
     assert_int_equal(batch_of("---\ndevice_batch_size: 8\n"), 8);
 }
 
+/* runcfg_is_model_config: a Hugging Face model's config.json names its
+ * model_type and its size, and no batch or sequence of a run; each half
+ * alone, or with a run's batch, is a run config. */
+static bool model_config(const char *text)
+{
+    struct runcfg cfg;
+    struct oomlab_err err;
+    assert_int_equal(parse(&cfg, text, &err), 0);
+    bool is = runcfg_is_model_config(&cfg);
+    runcfg_release(&cfg);
+    return is;
+}
+
+static void test_is_model_config(void **state)
+{
+    (void)state;
+    assert_true(model_config("model_type: llama\nhidden_size: 4096\ntorch_dtype: bfloat16\n"));
+    assert_true(model_config("model_type: gpt2\nnum_hidden_layers: 12\n"));
+    assert_false(model_config("model_type: llama\ntorch_dtype: bfloat16\nlr: 0.001\n"));
+    assert_false(model_config("hidden_size: 4096\nnum_hidden_layers: 32\n"));
+    assert_false(model_config("model_type: llama\nhidden_size: 4096\ndevice_batch_size: 8\n"));
+    assert_false(model_config("model_type: llama\nhidden_size: 4096\nmax_seq_len: 2048\n"));
+}
+
 static void test_yaml_ints_as_pyyaml(void **state)
 {
     (void)state;
@@ -925,6 +949,7 @@ int main(void)
         cmocka_unit_test(test_absurd_values),
         cmocka_unit_test(test_yaml_ints_as_pyyaml),
         cmocka_unit_test(test_yaml_one_document),
+        cmocka_unit_test(test_is_model_config),
         cmocka_unit_test(test_collection_for_a_scalar_refused),
         cmocka_unit_test(test_set),
         cmocka_unit_test(test_effective_batch),
