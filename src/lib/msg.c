@@ -4524,6 +4524,16 @@ static void byte_pairs_of(const char *text, size_t len, struct byte_pairs *bp)
     }
 }
 
+/* False only where lit's first n bytes (2 or more) cannot occur in the text. */
+static bool byte_pairs_may_hold_n(const struct byte_pairs *bp, const char *lit, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        unsigned pair = (unsigned)(unsigned char)lit[i - 1] << 8 | (unsigned char)lit[i];
+        if (!(bp->bit[pair / 64] & UINT64_C(1) << (pair % 64))) return false;
+    }
+    return true;
+}
+
 /* False only where lit (2 bytes or more) cannot occur in the text. */
 static bool byte_pairs_may_hold(const struct byte_pairs *bp, const char *lit)
 {
@@ -4901,14 +4911,22 @@ static bool pm_start_ok(const char *pat, const char *s, size_t j)
 }
 
 /* Find the next match of pat in text at or after *from whose key lies at or
- * after *from; fills v and returns true. */
+ * after *from; fills v and returns true. bp, where given, holds the text's
+ * byte pairs: a key one of whose pairs the text lacks is not in it, and
+ * no memmem is spent on it. */
 static bool pm_find(const char *pat, const char *text, size_t len, size_t *from,
-                    struct pm_vals *v)
+                    struct pm_vals *v, const struct byte_pairs *bp)
 {
     size_t koff, klen;
     pm_key(pat, &koff, &klen);
     if (!klen) return false;
     const char *key = pat + koff;
+    if (bp && !byte_pairs_may_hold_n(bp, key, klen)) return false;
+    /* The bytes a start may hold when a literal starts the pattern
+     * (pm_first_byte's two): a cheap reject before pm_start_ok, which is
+     * otherwise asked at each of the 96 places before every key hit. */
+    bool lit = pat[0] != '%';
+    char c0 = pat[0], c1 = isupper((unsigned char)c0) ? (char)tolower((unsigned char)c0) : c0;
     size_t pos = *from;
     while (pos < len) {
         const char *hit = memmem(text + pos, len - pos, key, klen);
@@ -4916,6 +4934,7 @@ static bool pm_find(const char *pat, const char *text, size_t len, size_t *from,
         size_t k = (size_t)(hit - text);
         size_t lo = k > 96 ? k - 96 : 0;
         for (size_t j = k + 1; j-- > lo;) {
+            if (lit && text[j] != c0 && text[j] != c1) continue;
             if (!pm_start_ok(pat, text, j)) continue;
             memset(v, 0, sizeof *v);
             size_t m = pm_match(pat, text + j, len - j, v);
@@ -5041,13 +5060,13 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
     fill(slots[field], v->has_size || !v->nnum ? v->size : (num >= 0 ? num : -1));
 }
 
-bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,
-               struct oom_event *ev)
+static bool apply_pairs(const char *pattern, enum msg_field field, const char *text, size_t len,
+                        struct oom_event *ev, const struct byte_pairs *bp)
 {
     size_t from = 0;
     struct pm_vals v;
     bool any = false;
-    while (pm_find(pattern, text, len, &from, &v)) {
+    while (pm_find(pattern, text, len, &from, &v, bp)) {
         any = true;
         apply_value(field, &v, ev);
         if (field != MSG_F_PROC) break;
@@ -5055,20 +5074,31 @@ bool msg_apply(const char *pattern, enum msg_field field, const char *text, size
     return any;
 }
 
+bool msg_apply(const char *pattern, enum msg_field field, const char *text, size_t len,
+               struct oom_event *ev)
+{
+    return apply_pairs(pattern, field, text, len, ev, NULL);
+}
+
 bool msg_matches(const char *pattern, const char *text, size_t len)
 {
     size_t from = 0;
     struct pm_vals v;
-    return pm_find(pattern, text, len, &from, &v);
+    return pm_find(pattern, text, len, &from, &v, NULL);
 }
 
+/* Every clause searches the whole text: the byte pairs, taken once, rule
+ * out those whose key it does not hold (most of a family's clauses are
+ * other versions' wording). */
 void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
                  struct oom_event *ev)
 {
+    struct byte_pairs bp;
+    byte_pairs_of(text, len, &bp);
     for (const struct msg_clause *c = rule->clauses; c && c->pattern; c++)
-        msg_apply(c->pattern, c->field, text, len, ev);
+        apply_pairs(c->pattern, c->field, text, len, ev, &bp);
     for (const struct msg_clause *c = clauses_common; c->pattern; c++)
-        msg_apply(c->pattern, c->field, text, len, ev);
+        apply_pairs(c->pattern, c->field, text, len, ev, &bp);
 }
 
 int msg_dtype_size(const char *name, size_t len)
