@@ -54,7 +54,8 @@ int filerepl_write(const char *path, const char *data, size_t len, struct oomlab
     int n = snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
     if (n < 0 || (size_t)n >= sizeof tmp) return oomlab_err_set(err, "path too long: %s", path);
     int fd = mkostemp(tmp, O_CLOEXEC); /* O_EXCL: never opens what someone else put there */
-    if (fd < 0) return oomlab_err_set(err, "cannot create %s: %s", tmp, strerror(errno));
+    if (fd < 0) /* name what the user asked for, not our temporary's name */
+        return oomlab_err_set(err, "cannot write %s: %s", path, strerror(errno));
     mode_t mask = umask(022);
     umask(mask);
     int saved = fchmod(fd, 0644 & ~mask) < 0 ? errno : 0; /* readable by the collector */
