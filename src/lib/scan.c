@@ -1247,7 +1247,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
                          struct evidence *e)
 {
     size_t a = le, b = le;
-    int lines = 0, before = 0;
+    int lines = 0, before = 0, gap = 0; /* gap: blank lines since the last other one, prev */
     enum stage_line prev = STAGE_LINE_BLANK;
     char upper[512]; /* a Rich box line above this one */
     size_t upper_n = 0;
@@ -1297,7 +1297,9 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         }
         if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||
             /* an unindented code line under its frame header */
-            (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
+            /* (blank lines between under a log prefix: under_frame) */
+            (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n) &&
+             (gap == 0 || (c.px.body > 0 && gap <= WALK_BLANKS)))) {
             /* the innermost frame's code line (the last one printed
              * innermost last, else the first), by what it computes */
             if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && !caret_line(c.body, c.n) &&
@@ -1317,7 +1319,8 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         } else if (c.kind != STAGE_LINE_BLANK) {
             break;
         }
-        prev = c.kind;
+        gap = c.kind == STAGE_LINE_BLANK ? gap + 1 : 0;
+        if (c.kind != STAGE_LINE_BLANK) prev = c.kind;
     }
 }
 

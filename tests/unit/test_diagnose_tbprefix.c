@@ -37,13 +37,25 @@ static const char *const prefixes[] = {
     "2023-10-11 16:22:06.933668034  ", /* s6-log TAI64N as text, h49-39 */
 };
 
-/* The traceback with prefix p on each line and `blanks` empty lines after each. */
-static const char *shaped(const char *p, int blanks)
+/* The message first, its traceback below (walk_forward): the outer frame's
+ * code line above the frame that names the stage. */
+static const char *const below[] = {
+    "ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+    "total capacity of 3.86 GiB of which 1.02 GiB is free.",
+    "Traceback (most recent call last):",
+    "  File \"/opt/app/run.py\", line 12, in main",
+    "    ) = self._allocate_buffers()",
+    "  File \"/opt/app/detector.py\", line 229, in __init__",
+    "    err, host_mem = cuda.cuMemHostAlloc(",
+};
+
+/* The lines of t (count n) with prefix p on each line on each line and `blanks` empty lines after each. */
+static const char *lines_shaped(const char *const *t, size_t count, const char *p, int blanks)
 {
     static char log[4096];
     size_t at = 0;
-    for (size_t i = 0; i < sizeof tb / sizeof tb[0]; i++) {
-        int n = snprintf(log + at, sizeof log - at, "%s%s\n", p, tb[i]);
+    for (size_t i = 0; i < count; i++) {
+        int n = snprintf(log + at, sizeof log - at, "%s%s\n", p, t[i]);
         assert_true(n > 0 && (size_t)n < sizeof log - at);
         at += (size_t)n;
         for (int k = 0; k < blanks; k++) {
@@ -53,6 +65,11 @@ static const char *shaped(const char *p, int blanks)
     }
     log[at] = '\0';
     return log;
+}
+
+static const char *shaped(const char *p, int blanks)
+{
+    return lines_shaped(tb, sizeof tb / sizeof tb[0], p, blanks);
 }
 
 static void test_prefix_only(void **state)
@@ -79,6 +96,21 @@ static void test_prefix_and_blanks(void **state)
     }
 }
 
+/* the same below the message; "both" failed before walk_forward stepped
+ * over blank lines between a frame and its prefixed code line */
+static void test_below_message(void **state)
+{
+    (void)state;
+    const size_t n = sizeof below / sizeof below[0];
+    assert_string_equal(stage_of(lines_shaped(below, n, "", 0)), "load");
+    assert_string_equal(stage_of(lines_shaped(below, n, "", 1)), "load");
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        assert_string_equal(stage_of(lines_shaped(below, n, prefixes[i], 0)), "load");
+        assert_string_equal(stage_of(lines_shaped(below, n, prefixes[i], 1)), "load");
+        assert_string_equal(stage_of(lines_shaped(below, n, prefixes[i], 2)), "load");
+    }
+}
+
 /* Guard: more blank lines than a traceback walk steps over (WALK_BLANKS)
  * end the traceback, with a prefix as without one. */
 static void test_too_many_blanks(void **state)
@@ -94,6 +126,7 @@ int main(void)
         cmocka_unit_test(test_prefix_only),
         cmocka_unit_test(test_blanks_only),
         cmocka_unit_test(test_prefix_and_blanks),
+        cmocka_unit_test(test_below_message),
         cmocka_unit_test(test_too_many_blanks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
