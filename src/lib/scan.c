@@ -28,6 +28,7 @@
  * other ranks' lines (quadratic: 2.6 s on 64 KiB, fuzz13). */
 #define WALK_LINES 400
 #define WALK_BYTES (512u << 10)
+#define WALK_BLANKS 2 /* blank lines in a row a traceback walk steps over */
 #define STEP_LINES 4000
 #define STEP_BYTES (4u << 20)
 #define MAX_ANCHORS MSG_ANCHORS_MAX
@@ -843,14 +844,21 @@ static void flat_frames(struct evidence *e, const char *body, size_t n)
 }
 
 /* A code line pasted without its indentation (GitHub markdown) reads as
- * plain text; right under a frame header it is that frame's code. Peeks at
- * the line above the one at [a, b) (this overwrites s->ctx). */
-static bool under_frame(struct scan *s, const struct view *v, size_t a, const struct msg_prefix *src)
+ * plain text; right under a frame header it is that frame's code. So does
+ * a code line under a log prefix (the prefix parse takes its indentation);
+ * a viewer that prints a blank line after each such line (Docker, s6,
+ * journald, frigate#8246 = h49-39) puts up to `blanks` of them between it
+ * and its frame. Peeks at the lines above the one at [a, b) (this
+ * overwrites s->ctx). */
+static bool under_frame(struct scan *s, const struct view *v, size_t a, const struct msg_prefix *src,
+                        int blanks)
 {
     size_t pa = a, pb = a;
     struct cline up;
-    if (!prev_line(v, &pa, &pb)) return false;
-    read_cline(s, v, pa, pb, &up);
+    do {
+        if (!prev_line(v, &pa, &pb)) return false;
+        read_cline(s, v, pa, pb, &up);
+    } while (up.kind == STAGE_LINE_BLANK && blanks-- > 0);
     return !other_writer(src, &up.px) && up.kind == STAGE_LINE_FRAME;
 }
 
@@ -1089,7 +1097,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             lower_n = 0;
             name_n = 0;
             if (c.kind == STAGE_LINE_BLANK) {
-                if (++blanks > 2) in_tb = false;
+                if (++blanks > WALK_BLANKS) in_tb = false;
                 continue;
             }
             /* Paddle's class lines: the summary's, under its rule, and the
@@ -1131,7 +1139,8 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                     e->code_seen = true;
                     e->math = stage_model_math(c.body, c.n);
                 }
-                bool joined = (lines == 1 && bits && stage_code_shaped(c.body, c.n)) || under_frame(s, v, a, src);
+                bool joined = (lines == 1 && bits && stage_code_shaped(c.body, c.n)) ||
+                              under_frame(s, v, a, src, c.px.body > 0 ? WALK_BLANKS : 0);
                 if (!joined && wrapped_rest(s, v, a, ls, src)) {
                     joined = true;
                     read_cline(s, v, a, b, &c); /* the peek reused the buffer */
@@ -1238,7 +1247,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
                          struct evidence *e)
 {
     size_t a = le, b = le;
-    int lines = 0, before = 0;
+    int lines = 0, before = 0, gap = 0; /* gap: blank lines since the last other one, prev */
     enum stage_line prev = STAGE_LINE_BLANK;
     char upper[512]; /* a Rich box line above this one */
     size_t upper_n = 0;
@@ -1288,7 +1297,9 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         }
         if (c.kind == STAGE_LINE_FRAME || c.kind == STAGE_LINE_CODE ||
             /* an unindented code line under its frame header */
-            (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n))) {
+            /* (blank lines between under a log prefix: under_frame) */
+            (prev == STAGE_LINE_FRAME && c.kind == STAGE_LINE_OTHER && !stage_message_line(c.body, c.n) &&
+             (gap == 0 || (c.px.body > 0 && gap <= WALK_BLANKS)))) {
             /* the innermost frame's code line (the last one printed
              * innermost last, else the first), by what it computes */
             if (c.kind != STAGE_LINE_FRAME && !stage_box_line(c.body, c.n) && !caret_line(c.body, c.n) &&
@@ -1308,7 +1319,8 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         } else if (c.kind != STAGE_LINE_BLANK) {
             break;
         }
-        prev = c.kind;
+        gap = c.kind == STAGE_LINE_BLANK ? gap + 1 : 0;
+        if (c.kind != STAGE_LINE_BLANK) prev = c.kind;
     }
 }
 
