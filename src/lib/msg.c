@@ -5368,7 +5368,9 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
     i = j;
     if (bracket && i < n && s[i] == ']') i++;
     if (i < n && s[i] == ':') i++;
+    size_t stamp_end = i;
     i = skip_blanks(s, n, i);
+    size_t after_blanks = i;
     /* Twisted's classic log text, "{timeStamp} [{system}] {event}", the
      * system "-" or "namespace#level" when unset (twisted/twisted
      * src/twisted/logger/_format.py formatEventAsClassicLogText): "2018-07-26
@@ -5397,6 +5399,13 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
             memchr(s + i, ':', e - i))
             i = e + 2;
     }
+    /* the stamp alone: its one separating blank goes, the line's own
+     * indentation stays ("2025-01-01T00:00:00.000Z     x = f()" is a frame's
+     * code line, as a viewer's or `kubectl logs --timestamps` prints it) */
+    bool level = false; /* tracing pads its level right-aligned: "Z  INFO x" */
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0] && !level; l++)
+        level = lit(s, n, after_blanks, levels[l]) != 0;
+    if (i == after_blanks && after_blanks > stamp_end + 1 && !level) i = stamp_end + 1;
     (void)px;
     return i;
 }

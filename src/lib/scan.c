@@ -2094,6 +2094,7 @@ static int store(struct scan *s, const struct oom_event *ev, enum add_action act
 
 static void set_text(struct oom_event *ev, const char *body, size_t n)
 {
+    while (n > 0 && (*body == ' ' || *body == '\t')) body++, n--; /* a prefixed line's indentation */
     size_t cap = sizeof ev->text - 1, k = n < cap ? n : cap;
     for (size_t i = 0; i < k; i++) {
         unsigned char c = (unsigned char)body[i];

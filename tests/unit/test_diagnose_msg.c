@@ -50,6 +50,15 @@ static void test_prefixes(void **state)
     assert_string_equal(l + prefix_of(l).body, "Allocator");
     l = "[1,5]<stderr>:RuntimeError: CUDA out of memory.";
     assert_int_equal(prefix_of(l).rank, 5);
+    /* A bare stamp: its one separating blank goes, the line's indentation
+     * stays (a frame's code line under `kubectl logs --timestamps`); a level
+     * padded right-aligned (tracing's "Z  INFO") is no indentation. */
+    l = "2025-01-01T00:00:00.123Z     loss = model(x)";
+    assert_string_equal(l + prefix_of(l).body, "    loss = model(x)");
+    l = "2024-05-01T10:00:00.123456Z  INFO text_generation_launcher: Starting shard";
+    assert_string_equal(l + prefix_of(l).body, "INFO text_generation_launcher: Starting shard");
+    l = "2025-01-01 10:00:00 RuntimeError: CUDA out of memory.";
+    assert_string_equal(l + prefix_of(l).body, "RuntimeError: CUDA out of memory.");
     /* An exception name is not a host. */
     l = "RuntimeError: CUDA out of memory.";
     px = prefix_of(l);
