@@ -25,8 +25,8 @@ static const char *const tb[] = {
     "  File \"/opt/app/detector.py\", line 131, in _allocate_buffers",
     "    err, host_mem = cuda.cuMemHostAlloc(",
     "  File \"cuda/cuda.pyx\", line 14069, in cuda.cuda.cuMemHostAlloc",
-    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
-    "capacity of 3.86 GiB of which 1.02 GiB is free.",
+    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+     "capacity of 3.86 GiB of which 1.02 GiB is free."),
 };
 
 static const char *const prefixes[] = {
@@ -40,8 +40,8 @@ static const char *const prefixes[] = {
 /* The message first, its traceback below (walk_forward): the outer frame's
  * code line above the frame that names the stage. */
 static const char *const below[] = {
-    "ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
-    "total capacity of 3.86 GiB of which 1.02 GiB is free.",
+    ("ERROR torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+     "total capacity of 3.86 GiB of which 1.02 GiB is free."),
     "Traceback (most recent call last):",
     "  File \"/opt/app/run.py\", line 12, in main",
     "    ) = self._allocate_buffers()",
