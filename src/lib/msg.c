@@ -5335,16 +5335,19 @@ static bool ts_char(char c)
  * "2025-11-14T08:52:38.3746210Z ", "[2024-01-01 12:00:00,123] ",
  * "2022-10-25 21:52:08.138224: W path.cc:479] ", "F0424 12:35:52.3 28444
  * file.cc:56] ", "ERROR 03-19 07:27:53 [file.py:375] ", "INFO 12:00 ". */
-static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
+/* A log level and its blank at s[i]: the end of both, or 0. */
+static size_t level_at(const char *s, size_t n, size_t i)
 {
     static const char *const levels[] = {"ERROR ", "WARNING ", "WARN ", "INFO ", "DEBUG ",
                                          "CRITICAL ", "FATAL "};
-    size_t i = 0;
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
-        if (lit(s, n, 0, levels[l])) {
-            i = strlen(levels[l]);
-            break;
-        }
+        if (lit(s, n, i, levels[l])) return lit(s, n, i, levels[l]);
+    return 0;
+}
+
+static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
+{
+    size_t i = level_at(s, n, 0);
     bool bracket = i < n && s[i] == '[';
     size_t j = i + bracket;
     /* glog: a level letter glued to MMDD */
@@ -5402,10 +5405,9 @@ static size_t pfx_time(const char *s, size_t n, struct msg_prefix *px)
     /* the stamp alone: its one separating blank goes, the line's own
      * indentation stays ("2025-01-01T00:00:00.000Z     x = f()" is a frame's
      * code line, as a viewer's or `kubectl logs --timestamps` prints it) */
-    bool level = false; /* tracing pads its level right-aligned: "Z  INFO x" */
-    for (size_t l = 0; l < sizeof levels / sizeof levels[0] && !level; l++)
-        level = lit(s, n, after_blanks, levels[l]) != 0;
-    if (i == after_blanks && after_blanks > stamp_end + 1 && !level) i = stamp_end + 1;
+    /* (tracing pads its level right-aligned, "Z  INFO x": no indentation) */
+    if (i == after_blanks && after_blanks > stamp_end + 1 && !level_at(s, n, after_blanks))
+        i = stamp_end + 1;
     (void)px;
     return i;
 }

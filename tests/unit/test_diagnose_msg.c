@@ -59,6 +59,14 @@ static void test_prefixes(void **state)
     assert_string_equal(l + prefix_of(l).body, "INFO text_generation_launcher: Starting shard");
     l = "2025-01-01 10:00:00 RuntimeError: CUDA out of memory.";
     assert_string_equal(l + prefix_of(l).body, "RuntimeError: CUDA out of memory.");
+    /* the event's text leaves the kept indentation out */
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "2025-01-01T00:00:00.123Z     RuntimeError: CUDA out of memory. Tried to allocate 2.00 "
+        "GiB (GPU 0; 15.78 GiB total capacity; 12.00 GiB already allocated)\n", &rep);
+    assert_non_null(e);
+    assert_true(e->text[0] == 'R');
+    oom_report_release(&rep);
     /* An exception name is not a host. */
     l = "RuntimeError: CUDA out of memory.";
     px = prefix_of(l);
