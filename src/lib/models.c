@@ -153,31 +153,22 @@ static void squash_tail(const char *s, char *out, size_t n)
 const struct model_preset *models_suggest(const char *name)
 {
     char want[96], have[96];
-    const struct model_preset *best = NULL;
-    size_t best_len = 0;
     if (!name) return NULL;
     squash_tail(name, want, sizeof want);
     if (!want[0]) return NULL;
-    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) { /* hub ids */
-        squash_tail(presets[i].name, have, sizeof have);
-        if (strstr(want, have) && strlen(have) > best_len) {
-            best = &presets[i];
-            best_len = strlen(have);
-        }
-    }
-    /* near misses: a third of the preset. One that spans more of the word
-     * than the longest preset inside it is the better guess ("gpt2-mediun"
-     * is gpt2-medium mistyped, not gpt2). */
-    const struct model_preset *nearest = NULL;
-    size_t nearest_len = 0;
+    /* best: the longest preset inside the word (hub ids); nearest: a near
+     * miss, a third of the preset's length in edits. One that spans more
+     * of the word than the longest preset inside it is the better guess
+     * ("gpt2-mediun" is gpt2-medium mistyped, not gpt2). */
+    const struct model_preset *best = NULL, *nearest = NULL;
+    size_t best_len = 0, nearest_len = 0;
     struct strbuf_near near = STRBUF_NEAR_INIT(want, 0);
     for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
         squash_tail(presets[i].name, have, sizeof have);
-        near.max_edits = strlen(have) / 3;
-        if (strbuf_near_offer(&near, have)) {
-            nearest = &presets[i];
-            nearest_len = strlen(have);
-        }
+        size_t len = strlen(have);
+        if (strstr(want, have) && len > best_len) best = &presets[i], best_len = len;
+        near.max_edits = len / 3;
+        if (strbuf_near_offer(&near, have)) nearest = &presets[i], nearest_len = len;
     }
     return nearest && nearest_len > best_len ? nearest : best ? best : nearest;
 }
