@@ -546,6 +546,13 @@ static const struct stage_word frame_words[] = {
      * 30963561130; heldout53 h53-14): serving, generate, though the model's
      * forward runs inside */
     {", in forward_fill_batch", OOM_STAGE_GENERATE, false}, {", in forward_decode_batch", OOM_STAGE_GENERATE, false},
+    /* MLC LLM's chat module loading a model through TVM's runtime, as its
+     * numbered C++ frames name it: "8: mlc::llm::LLMChat::Reload(...)" ->
+     * "7: LoadParams" (cpp/llm_chat.cc; simonw/llm-mlc#14 = heldout53
+     * h53-61; the Python side's ChatModule.__init__ -> _reload,
+     * mlc-ai/mlc-llm#1462). The serving engine's EngineReloadImpl ->
+     * NDArrayCache::Load (mlc-ai/mlc-llm#2492) was read as load before. */
+    {"LLMChat::Reload", OOM_STAGE_LOAD, false}, {"LoadParams", OOM_STAGE_LOAD, W},
     /* vLLM's offline engine built in the user's code ("llm = LLM(model=...",
      * vllm-project/vllm#9163) is start-up; DeepSpeed ZeRO-3 creating the
      * optimizer states while the engine is built ("initialize_optimizer_

@@ -176,6 +176,37 @@ static void test_sglang_serving_step(void **state)
     assert_string_not_equal(look(train).stage, "generate");
 }
 
+/* MLC LLM's chat module loading a model, as TVM's numbered C++ frames
+ * name it: LLMChat::Reload -> LoadParams (cpp/llm_chat.cc;
+ * simonw/llm-mlc#14 = heldout53 h53-61; an MLCChat-macos backtrace "[bt]
+ * (4) ... mlc::llm::LLMChat::Reload(tvm::runtime::Module, ...) + 6005",
+ * find_string id 70241141065). */
+static void test_mlc_chat_reload(void **state)
+{
+    (void)state;
+    static const char vk[] =
+        "InternalError: Check failed: (__e == VK_SUCCESS) is false: Vulkan Error, code=-2: "
+        "VK_ERROR_OUT_OF_DEVICE_MEMORY\n";
+    char log[1024];
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  8: mlc::llm::LLMChat::Reload(tvm::runtime::TVMArgValue, tvm::runtime::String, "
+             "tvm::runtime::String)\n"
+             "        at /workspace/mlc-llm/cpp/llm_chat.cc:504\n%s", vk);
+    assert_string_equal(look(log).stage, "load");
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  7: LoadParams\n"
+             "        at /workspace/mlc-llm/cpp/llm_chat.cc:237\n%s", vk);
+    assert_string_equal(look(log).stage, "load");
+    /* guard: the chat module's decode step is generation */
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  8: mlc::llm::LLMChat::DecodeStep(tvm::runtime::String)\n"
+             "        at /workspace/mlc-llm/cpp/llm_chat.cc:850\n%s", vk);
+    assert_string_not_equal(look(log).stage, "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_reserved_clause_cut),
         cmocka_unit_test(test_backward_engine_comment),
         cmocka_unit_test(test_sglang_serving_step),
+        cmocka_unit_test(test_mlc_chat_reload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
