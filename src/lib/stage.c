@@ -423,6 +423,15 @@ static const struct stage_word frame_words[] = {
     {"Backward_gpu", OOM_STAGE_BACKWARD, false}, {"::Backward", OOM_STAGE_BACKWARD, false},
     {"autograd/__init__.py", OOM_STAGE_BACKWARD, false}, {"backward_pass", OOM_STAGE_BACKWARD, false},
     {"BackwardAlgorithm", OOM_STAGE_BACKWARD, false},
+    /* the comment autograd's own call into the engine carries, on the
+     * line with the call (and on the closing line of torch 2's
+     * _engine_run_backward, ")  # Calls into the C++ engine to run the
+     * backward pass", find_string id 71640633553) and on torch 1's
+     * continuation line ("allow_unreachable=True,
+     * accumulate_grad=True)  # Calls into ...", heldout18 h18-88, heldout9
+     * h9-51); pasted alone when the paste starts mid-line
+     * (hiyouga/LlamaFactory thread = heldout53 h53-26) */
+    {"C++ engine to run the backward pass", OOM_STAGE_BACKWARD, false},
     /* FSDP's hooks around the passes: unshard before forward, reshard and
      * reduce in backward (torch/distributed/fsdp, _composable/fsdp) */
     {"_pre_backward", OOM_STAGE_BACKWARD, false}, {"_post_backward", OOM_STAGE_BACKWARD, false},
@@ -528,6 +537,22 @@ static const struct stage_word frame_words[] = {
      * scheduler.py@d51c1c21): serving, generate */
     {", in get_new_batch_prefill", OOM_STAGE_GENERATE, false}, {", in event_loop_normal", OOM_STAGE_GENERATE, false},
     {", in event_loop_overlap", OOM_STAGE_GENERATE, false},
+    /* the older SGLang's serving step (srt/managers/router/model_rpc.py,
+     * later controller/tp_worker.py: exposed_step -> forward_step ->
+     * forward_fill_batch for a prefill batch, forward_decode_batch for a
+     * decode step; sgl-project/sglang#1087 = heldout15 h15-31, the
+     * prepare_for_extend and batch.sample tracebacks of find_string "in
+     * forward_fill_batch" / "in forward_decode_batch", ids 31011500129,
+     * 30963561130; heldout53 h53-14): serving, generate, though the model's
+     * forward runs inside */
+    {", in forward_fill_batch", OOM_STAGE_GENERATE, false}, {", in forward_decode_batch", OOM_STAGE_GENERATE, false},
+    /* MLC LLM's chat module loading a model through TVM's runtime, as its
+     * numbered C++ frames name it: "8: mlc::llm::LLMChat::Reload(...)" ->
+     * "7: LoadParams" (cpp/llm_chat.cc; simonw/llm-mlc#14 = heldout53
+     * h53-61; the Python side's ChatModule.__init__ -> _reload,
+     * mlc-ai/mlc-llm#1462). The serving engine's EngineReloadImpl ->
+     * NDArrayCache::Load (mlc-ai/mlc-llm#2492) was read as load before. */
+    {"LLMChat::Reload", OOM_STAGE_LOAD, false}, {"LoadParams", OOM_STAGE_LOAD, W},
     /* vLLM's offline engine built in the user's code ("llm = LLM(model=...",
      * vllm-project/vllm#9163) is start-up; DeepSpeed ZeRO-3 creating the
      * optimizer states while the engine is built ("initialize_optimizer_
@@ -3802,6 +3827,21 @@ static const struct {
     {"forward pass", OOM_STAGE_FORWARD},
 };
 
+/* Whole words that start with a verb_parts part but are nouns of the
+ * data, not the action: a sample is an item of a dataset (the verb's
+ * forms, "sampling", "sampled", keep the part). */
+static const char *const nouns_not_verbs[] = {"sample", "samples"};
+
+static bool noun_not_verb(const char *t, size_t n)
+{
+    size_t e = 0;
+    while (e < n && isalpha((unsigned char)t[e])) e++;
+    if (e < n && (t[e] == '_' || isdigit((unsigned char)t[e]))) return false;
+    for (size_t k = 0; k < sizeof nouns_not_verbs / sizeof nouns_not_verbs[0]; k++)
+        if (strlen(nouns_not_verbs[k]) == e && !strncasecmp(t, nouns_not_verbs[k], e)) return true;
+    return false;
+}
+
 /* Prose (the user's sentence, not the tool's line), talk of an error or a
  * crash (the failure, not what ran), warnings, markdown headings and rules,
  * and code (an assignment, a box line) tell no stage. */
@@ -4333,6 +4373,12 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
              * "huggingface generators", runner_id 'evaluator') */
             if ((u - i > 2 && !strncasecmp(text + u - 2, "or", 2)) || (u - i > 3 && !strncasecmp(text + u - 3, "ors", 3)))
                 break;
+            /* a noun that starts like a verb's part names a data item, no
+             * action: "samples" in a dataset's description ("256 parquet
+             * files with samples length averaging 30/50 k tokens", axolotl
+             * thread = heldout53 h53-17), "Each sample is a 4k-token
+             * document" */
+            if (noun_not_verb(text + i, len - i)) break;
             /* an exception's name is no narration ("ERROR: LoadError: TaskFailedException") */
             size_t e = i;
             while (e < len && ident(text[e])) e++;
