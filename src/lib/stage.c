@@ -311,6 +311,13 @@ static const struct stage_word frame_words[] = {
     {"initialize_cache", ENGINE_WARMUP, false}, {"_initialize_kv_caches", ENGINE_WARMUP, false},
     {"init_cache_engine", ENGINE_WARMUP, false}, {"CacheEngine", ENGINE_WARMUP, false},
     {"init_memory_pool", ENGINE_WARMUP, false},
+    /* vLLM V1's worker allocating the cache it sized: gpu_worker.py
+     * initialize_from_config -> gpu_model_runner.py initialize_kv_cache ->
+     * initialize_kv_cache_tensors (vllm-project/vllm:vllm/v1/worker/
+     * gpu_model_runner.py@000fc94b; the paste of lemonade-sdk/vllm-rocm#5
+     * ends there); V0's and V1's capture_model by its frame header, not only
+     * the call */
+    {"initialize_kv_cache", ENGINE_WARMUP, false}, {", in capture_model\n", ENGINE_WARMUP, false},
     {"warming up sampler", ENGINE_WARMUP, false}, {", in warmup\n", ENGINE_WARMUP, false},
     {"capture_end()", ENGINE_WARMUP, false}, {"torch.cuda.graph(", ENGINE_WARMUP, false},
     {"capture_model(", ENGINE_WARMUP, false}, {"generate_token", OOM_STAGE_GENERATE, false},
@@ -2361,7 +2368,7 @@ enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTI
        ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
        ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768,
        ROLE_TEST = 65536, ROLE_EPOCH = 131072, ROLE_LOADER = 262144, ROLE_SAVE = 524288,
-       ROLE_SOLVER = 1048576 };
+       ROLE_SOLVER = 1048576, ROLE_WEIGHTS = 2097152 };
 static const struct {
     const char *part;
     unsigned role;
@@ -2380,6 +2387,7 @@ static const struct {
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
     {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
     {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH}, {"loader", ROLE_LOADER}, {"save", ROLE_SAVE},
+    {"weight", ROLE_WEIGHTS}, {"weights", ROLE_WEIGHTS},
     {"euler", ROLE_SOLVER}, {"heun", ROLE_SOLVER}, {"lms", ROLE_SOLVER}, {"dpm", ROLE_SOLVER},
     {"dpmpp", ROLE_SOLVER}, {"unipc", ROLE_SOLVER}, {"lcm", ROLE_SOLVER}, {"deis", ROLE_SOLVER},
     {"ipndm", ROLE_SOLVER},
@@ -2418,8 +2426,16 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
      * loaded meta data with 27 key-value pairs" and one "- kv N:" line per
      * key (ggml-org/llama.cpp:src/llama-model-loader.cpp@3074b500), vLLM's
      * "get_model_loader" (vllm-project/vllm:vllm/model_executor/
-     * model_loader/__init__.py@e9234694) */
-    if ((roles & ROLE_LOADER) && (roles & ROLE_MODEL)) bits = (bits & ~(1u << OOM_STAGE_DATA)) | 1u << OOM_STAGE_LOAD;
+     * model_loader/__init__.py@e9234694). A loader of weights likewise:
+     * every vLLM and SGLang layer copies its checkpoint shard into its
+     * parameter in "weight_loader" ("param_data.copy_(loaded_weight)",
+     * vllm-project/vllm:vllm/model_executor/layers/linear.py, and
+     * model_loader/weight_utils.py "default_weight_loader"; sgl-project/
+     * sglang:python/sglang/srt/layers/linear.py), the innermost frame of a
+     * start-up that runs out copying a shard (vllm-project/vllm-ascend#2546:
+     * load_weights -> weight_loader -> "Failed to allocate memory") */
+    if ((roles & ROLE_LOADER) && (roles & (ROLE_MODEL | ROLE_WEIGHTS)))
+        bits = (bits & ~(1u << OOM_STAGE_DATA)) | 1u << OOM_STAGE_LOAD;
     return bits;
 }
 
@@ -4538,11 +4554,17 @@ bool stage_model_math(const char *code, size_t n)
             size_t m = strlen(math_calls[k]);
             /* a lower-case op (torch.gather), not a type (torch.FloatTensor) */
             if (n - i > m && !strncmp(code + i, math_calls[k], m) && islower((unsigned char)code[i + m])) {
-                /* torch's tensor ops, not its plumbing (torch.cuda, torch.load, torch.save, torch.distributed) */
+                /* torch's tensor ops, not its plumbing (torch.cuda, torch.load, torch.save, torch.distributed)
+                 * nor its dtypes, an argument of any allocation ("tensor = torch.zeros(kv_cache_tensor.size,
+                 * dtype=torch.int8, device=self.device)" in vLLM V1's _allocate_kv_cache_tensors,
+                 * vllm-project/vllm:vllm/v1/worker/gpu_model_runner.py before it moved to
+                 * v1/worker/utils.py allocate_kv_cache at 000fc94b, computes nothing) */
                 static const char *const plumbing[] = {"cuda", "load", "save", "distributed", "device", "no_grad",
                                                        "utils", "autograd", "backends", "set_", "manual_seed", "_C",
                                                        "from_numpy", "tensor", "as_tensor", "zeros", "ones", "empty",
-                                                       "full", "rand", "arange", "stack", "cat"};
+                                                       "full", "rand", "arange", "stack", "cat", "float", "half",
+                                                       "bfloat16", "double", "int", "uint", "long", "short", "bool",
+                                                       "dtype"};
                 bool plumb = false;
                 for (size_t q = 0; q < sizeof plumbing / sizeof plumbing[0] && !plumb; q++)
                     plumb = !strncmp(code + i + m, plumbing[q], strlen(plumbing[q]));

@@ -1,0 +1,136 @@
+/* Unit tests for the stage cues of helper srcstage (issue 12): the
+ * start-up and loading paths of the inference engines read from their own
+ * source, where a cue was missing or a generic one named another stage.
+ * Each paste is short and written here after the call path of a public
+ * thread (named above each test), not copied from it; each test keeps a
+ * guard that must keep its stage. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/oom.h"
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "stage_fixture.h"
+
+#define TB "Traceback (most recent call last):\n"
+#define OOM                                                                                                           \
+    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 80.00 MiB. GPU 0 has a total capacity of "        \
+    "23.55 GiB of which 60.69 MiB is free.\n"
+#define VL "/opt/venv/lib/python3.12/site-packages/vllm/"
+
+/* A loader of weights loads the model: vLLM's and SGLang's layers copy a
+ * checkpoint shard into their parameter in weight_loader
+ * (vllm-project/vllm:vllm/model_executor/layers/linear.py, model_loader/
+ * weight_utils.py default_weight_loader). The start-up of
+ * vllm-project/vllm-ascend#2546 ran out there: get_model ->
+ * default_loader.py load_weights -> qwen2.py load_weights ->
+ * linear.py weight_loader "param_data.copy_(loaded_weight)". "loader"
+ * alone still names data. */
+static void test_weight_loader_is_load(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of(TB "  File \"" VL "model_executor/models/qwen2.py\", line 437, in load_weights\n"
+                                    "    weight_loader(param, loaded_weight)\n"
+                                    "  File \"" VL "model_executor/layers/linear.py\", line 1337, in weight_loader\n"
+                                    "    param_data.copy_(loaded_weight)\n" OOM),
+                        "load");
+    assert_string_equal(stage_of(TB "  File \"" VL "model_executor/model_loader/weight_utils.py\", line 640, in "
+                                    "default_weight_loader\n"
+                                    "    param.data.copy_(loaded_weight)\n" OOM),
+                        "load");
+    /* guards: a loader of images, a training loop's loader */
+    assert_string_equal(stage_of(TB "  File \"/w/train.py\", line 9, in image_loader\n"
+                                    "    img = read_image(path).cuda()\n" OOM),
+                        "data");
+    assert_string_equal(stage_of(TB "  File \"/w/train.py\", line 40, in main\n"
+                                    "    for batch in train_loader:\n"
+                                    "  File \"/opt/py/torch/utils/data/dataloader.py\", line 630, in __next__\n"
+                                    "    data = self._next_data()\n" OOM),
+                        "data");
+}
+
+/* vLLM V1 allocates the KV cache it sized at start-up: gpu_worker.py
+ * initialize_from_config -> gpu_model_runner.py initialize_kv_cache ->
+ * initialize_kv_cache_tensors -> _allocate_kv_cache_tensors "tensor =
+ * torch.zeros(kv_cache_tensor.size, dtype=torch.int8, device=self.device)"
+ * (lemonade-sdk/vllm-rocm#5's paste runs down this path): load. The dtype
+ * argument is no model math; the line named forward before. */
+static void test_v1_kv_cache_allocation_is_load(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of(TB "  File \"" VL "v1/worker/gpu_worker.py\", line 538, in initialize_from_config\n"
+                                    "    self.model_runner.initialize_kv_cache(kv_cache_config)\n"
+                                    "  File \"" VL "v1/worker/gpu_model_runner.py\", line 6842, in initialize_kv_cache\n"
+                                    "    kv_caches = self.initialize_kv_cache_tensors(\n"
+                                    "  File \"" VL "v1/worker/gpu_model_runner.py\", line 6790, in "
+                                    "_allocate_kv_cache_tensors\n"
+                                    "    tensor = torch.zeros(kv_cache_tensor.size, dtype=torch.int8, "
+                                    "device=self.device)\n" OOM),
+                        "load");
+}
+
+/* torch's dtypes are arguments, not ops: an allocation that names one
+ * computes nothing (no stage by itself); torch's ops around a dtype still
+ * compute (forward). */
+static void test_dtype_is_no_model_math(void **state)
+{
+    (void)state;
+    assert_int_equal(line_stage("    buf = torch.empty(n, dtype=torch.float16, device='cuda')\n"), OOM_STAGE_UNKNOWN);
+    assert_int_equal(line_stage("    mask = torch.ones(b, t, dtype=torch.bool, device=x.device)\n"),
+                     OOM_STAGE_UNKNOWN);
+    assert_string_equal(stage_of(TB "  File \"/w/m.py\", line 9, in step\n"
+                                    "    buf = torch.empty(n, dtype=torch.bfloat16, device='cuda')\n" OOM),
+                        "unknown");
+    /* guards: an op beside a dtype */
+    assert_string_equal(stage_of(TB "  File \"/w/m.py\", line 9, in step\n"
+                                    "    z = torch.bmm(a.to(torch.float32), b)\n" OOM),
+                        "forward");
+    assert_string_equal(stage_of(TB "  File \"/w/m.py\", line 9, in step\n"
+                                    "    y = torch.softmax(x.float(), dim=-1)\n" OOM),
+                        "forward");
+}
+
+/* CUDA-graph capture at start-up read from its frame header, when the
+ * paste starts below the call: V0's worker/model_runner.py capture_model ->
+ * CUDAGraphRunner.capture -> the model's forward (vllm-project/vllm#7593,
+ * Gemma 2 out of memory "when capturing cuda graphs"); V1's
+ * gpu_model_runner.py capture_model -> _capture_cudagraphs
+ * (vllm-project/vllm#30515). */
+static void test_capture_model_header_is_load(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of(TB "  File \"" VL "worker/model_runner.py\", line 1500, in capture_model\n"
+                                    "    graph_runner.capture(**capture_inputs)\n"
+                                    "  File \"" VL "worker/model_runner.py\", line 1800, in capture\n"
+                                    "    self.model(\n"
+                                    "  File \"/opt/py/torch/nn/modules/module.py\", line 1553, in _call_impl\n"
+                                    "    return forward_call(*args, **kwargs)\n"
+                                    "  File \"" VL "model_executor/models/gemma2.py\", line 300, in forward\n"
+                                    "    hidden_states = self.mlp(hidden_states)\n" OOM),
+                        "load");
+    /* guard: serving's model step stays generation */
+    assert_string_equal(stage_of(TB "  File \"" VL "v1/engine/core.py\", line 220, in step\n"
+                                    "    model_output = self.execute_model(scheduler_output)\n"
+                                    "  File \"" VL "v1/worker/gpu_model_runner.py\", line 1300, in execute_model\n"
+                                    "    model_output = self.model(\n" OOM),
+                        "generate");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_weight_loader_is_load),
+        cmocka_unit_test(test_v1_kv_cache_allocation_is_load),
+        cmocka_unit_test(test_dtype_is_no_model_math),
+        cmocka_unit_test(test_capture_model_header_is_load),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
