@@ -321,9 +321,12 @@ static const struct stage_word frame_words[] = {
      * initialize_from_config -> gpu_model_runner.py initialize_kv_cache ->
      * initialize_kv_cache_tensors (vllm-project/vllm:vllm/v1/worker/
      * gpu_model_runner.py@000fc94b; the paste of lemonade-sdk/vllm-rocm#5
-     * ends there); V0's and V1's capture_model by its frame header, not only
-     * the call */
-    {"initialize_kv_cache", ENGINE_WARMUP, false}, {", in capture_model\n", ENGINE_WARMUP, false},
+     * ends there), by vLLM's own names: a generation loop's own
+     * "initialize_kv_cache" elsewhere may set up its cache while generating,
+     * as toto's allocate_kv_cache does; V0's and V1's capture_model by its
+     * frame header, not only the call */
+    {"initialize_kv_cache_tensors", ENGINE_WARMUP, false},
+    {"initialize_kv_cache(kv_cache_config", ENGINE_WARMUP, false}, {", in capture_model\n", ENGINE_WARMUP, false},
     {"warming up sampler", ENGINE_WARMUP, false}, {", in warmup\n", ENGINE_WARMUP, false},
     {"capture_end()", ENGINE_WARMUP, false}, {"torch.cuda.graph(", ENGINE_WARMUP, false},
     {"capture_model(", ENGINE_WARMUP, false}, {"generate_token", OOM_STAGE_GENERATE, false},

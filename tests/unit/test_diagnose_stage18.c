@@ -75,6 +75,12 @@ static void test_v1_kv_cache_allocation_is_load(void **state)
                                     "    tensor = torch.zeros(kv_cache_tensor.size, dtype=torch.int8, "
                                     "device=self.device)\n" OOM),
                         "load");
+    /* guard: a generation loop setting up a cache of its own is generating */
+    assert_string_equal(stage_of(TB "  File \"/w/model.py\", line 300, in generate\n"
+                                    "    self.initialize_kv_cache(batch_size, max_len)\n"
+                                    "  File \"/w/model.py\", line 120, in initialize_kv_cache\n"
+                                    "    self.k_cache = torch.zeros(shape, device=self.device)\n" OOM),
+                        "generate");
 }
 
 /* torch's dtypes are arguments, not ops: an allocation that names one
