@@ -1144,6 +1144,16 @@ static const struct stage_word context_words[] = {
      * (profile, create kv cache, warmup model) took 48.91 seconds"): the
      * program serves or generates next, and the corpus gives a failure
      * after them no stage (h29-69, test_diagnose_stage9). */
+    /* DeepSpeed resuming: engine.py _get_all_zero_checkpoint_state_dicts
+     * logs "successfully read 8 ZeRO state_dicts for rank 0" (older
+     * releases print "successfully loaded ...") before the optimizer's
+     * partitions are restored (deepspeedai/DeepSpeed:deepspeed/runtime/
+     * engine.py): load. openai-whisper's transcribe prints "Detecting
+     * language using up to the first 30 seconds." and runs
+     * model.detect_language on the first window (openai/whisper:whisper/
+     * transcribe.py): transcription, generate. (srcstage) */
+    {"ZeRO state_dicts for rank", OOM_STAGE_LOAD, false},
+    {"Detecting language using up to", OOM_STAGE_GENERATE, false},
     {"Memory profiling takes", ENGINE_WARMUP, false}, {"KV cache memory:", ENGINE_WARMUP, false},
     {"KV cache size:", ENGINE_WARMUP, false}, {"Maximum concurrency for", ENGINE_WARMUP, false},
     {"torch.compile takes", ENGINE_WARMUP, false}, {"Compiling a graph for", ENGINE_WARMUP, false},

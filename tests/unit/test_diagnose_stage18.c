@@ -171,6 +171,28 @@ static void test_quantized_param_placement_is_load(void **state)
                         "load");
 }
 
+/* Two phase lines read from their sources: DeepSpeed's resume logs
+ * "successfully read N ZeRO state_dicts for rank R" before it restores the
+ * optimizer's partitions (deepspeedai/DeepSpeed:deepspeed/runtime/engine.py
+ * _get_all_zero_checkpoint_state_dicts): load; openai-whisper prints
+ * "Detecting language using up to the first 30 seconds." before
+ * model.detect_language (openai/whisper:whisper/transcribe.py):
+ * transcription, generate. */
+static void test_resume_and_transcription_lines(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of("[2025-01-01 10:00:00,000] [INFO] [engine.py:3000:_get_all_zero_checkpoint_state_dicts] "
+                                 "successfully read 8 ZeRO state_dicts for rank 0\n" OOM),
+                        "load");
+    assert_string_equal(stage_of("Detecting language using up to the first 30 seconds. Use `--language` to specify "
+                                 "the language\n" OOM),
+                        "generate");
+    /* guard: a training line after the resume names no stage */
+    assert_string_equal(stage_of("successfully read 8 ZeRO state_dicts for rank 0\n"
+                                 "05/01 10:13:40 - mmengine - INFO - Epoch(train)  [2][ 50/1833]  lr: 2.0000e-02\n" OOM),
+                        "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_capture_model_header_is_load),
         cmocka_unit_test(test_preprocess_logits_for_metrics_is_eval),
         cmocka_unit_test(test_quantized_param_placement_is_load),
+        cmocka_unit_test(test_resume_and_transcription_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
