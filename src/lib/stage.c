@@ -1267,6 +1267,17 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
             from = (size_t)(p - text) + 1;
             continue;
         }
+        /* a plural in parentheses is no call: Forge's and Fooocus's model
+         * management log "Moving model(s) has taken 0.62 seconds"
+         * (lllyasviel/stable-diffusion-webui-forge backend/
+         * memory_management.py, lllyasviel/Fooocus ldm_patched/modules/
+         * model_management.py), not "model(s)" called on a state s, which
+         * no word follows ("q = model(s).max(1)") */
+        if (cue->word[k - 1] == '(' && (size_t)(p + k - text) + 3 < len && p[k] == 's' && p[k + 1] == ')' &&
+            p[k + 2] == ' ' && isalpha((unsigned char)p[k + 3])) {
+            from = (size_t)(p - text) + 1;
+            continue;
+        }
         if (cue->at == 0 || p == text) return true;
         if (cue->at == W && !ident(p[-1])) return true;
         if (cue->at == L) {

@@ -193,6 +193,21 @@ static void test_resume_and_transcription_lines(void **state)
                         "unknown");
 }
 
+/* A plural in parentheses is no call of the model: Forge's and Fooocus's
+ * model management log "Moving model(s) has taken 0.62 seconds"
+ * (lllyasviel/stable-diffusion-webui-forge backend/memory_management.py,
+ * lllyasviel/Fooocus ldm_patched/modules/model_management.py); the line
+ * named forward by its "model(". A model called on a state s still is. */
+static void test_plural_is_no_call(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of("[Fooocus Model Management] Moving model(s) has taken 1.23 seconds\n" OOM),
+                        "unknown");
+    assert_int_equal(line_stage("Moving model(s) has taken 0.62 seconds\n"), OOM_STAGE_UNKNOWN);
+    /* guard: an RL step calling its model on the state */
+    assert_int_equal(line_stage("    q_values = model(s).max(1)[0]\n"), OOM_STAGE_FORWARD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_preprocess_logits_for_metrics_is_eval),
         cmocka_unit_test(test_quantized_param_placement_is_load),
         cmocka_unit_test(test_resume_and_transcription_lines),
+        cmocka_unit_test(test_plural_is_no_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
