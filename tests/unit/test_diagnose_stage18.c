@@ -1,6 +1,8 @@
-/* Unit tests for the stage cues of helper srcstage (issue 12): the
- * start-up and loading paths of the inference engines read from their own
- * source, where a cue was missing or a generic one named another stage.
+/* Unit tests for the stage cues of helper srcstage (issue 12): paths and
+ * log lines of vLLM, SGLang, transformers, DeepSpeed, openai-whisper and
+ * Forge/Fooocus read from their own source, where a cue was missing or a
+ * generic one named another stage (test_diagnose_stagesrc.c audits the
+ * libraries' paths at large).
  * Each paste is short and written here after the call path of a public
  * thread (named above each test), not copied from it; each test keeps a
  * guard that must keep its stage. */
