@@ -320,8 +320,8 @@ static const struct stage_word frame_words[] = {
     /* vLLM V1's worker allocating the cache it sized: gpu_worker.py
      * initialize_from_config -> gpu_model_runner.py initialize_kv_cache ->
      * initialize_kv_cache_tensors (vllm-project/vllm:vllm/v1/worker/
-     * gpu_model_runner.py@000fc94b; the paste of lemonade-sdk/vllm-rocm#5
-     * ends there), by vLLM's own names: a generation loop's own
+     * gpu_worker.py and gpu_model_runner.py; the frames of
+     * lemonade-sdk/vllm-rocm#5's paste), by vLLM's own names: a generation loop's own
      * "initialize_kv_cache" elsewhere may set up its cache while generating,
      * as toto's allocate_kv_cache does; V0's and V1's capture_model by its
      * frame header, not only the call */
@@ -4597,8 +4597,8 @@ bool stage_model_math(const char *code, size_t n)
                 /* torch's tensor ops, not its plumbing (torch.cuda, torch.load, torch.save, torch.distributed)
                  * nor its dtypes, an argument of any allocation ("tensor = torch.zeros(kv_cache_tensor.size,
                  * dtype=torch.int8, device=self.device)" in vLLM V1's _allocate_kv_cache_tensors,
-                 * vllm-project/vllm:vllm/v1/worker/gpu_model_runner.py before it moved to
-                 * v1/worker/utils.py allocate_kv_cache at 000fc94b, computes nothing) */
+                 * vllm-project/vllm:vllm/v1/worker/gpu_model_runner.py; at 000fc94b the runner
+                 * imports allocate_kv_cache from v1/worker/utils.py instead, computes nothing) */
                 static const char *const plumbing[] = {"cuda", "load", "save", "distributed", "device", "no_grad",
                                                        "utils", "autograd", "backends", "set_", "manual_seed", "_C",
                                                        "from_numpy", "tensor", "as_tensor", "zeros", "ones", "empty",
