@@ -119,6 +119,12 @@ static const struct stage_word frame_words[] = {
     {"_open_zipfile_writer", OOM_STAGE_CHECKPOINT, false}, {"PyTorchFileWriter", OOM_STAGE_CHECKPOINT, false},
     /* model load, checkpoint restore */
     {"from_pretrained", OOM_STAGE_LOAD, false}, {"load_state_dict", OOM_STAGE_LOAD, false},
+    /* transformers' quantizers placing each quantized weight as the
+     * checkpoint loads: _load_state_dict_into_meta_model ->
+     * hf_quantizer.create_quantized_param -> bnb Params4bit(...).to(device)
+     * -> _quantize (huggingface/transformers:src/transformers/quantizers/
+     * quantizer_bnb_4bit.py; the frames of huggingface/peft#1890) */
+    {"create_quantized_param", OOM_STAGE_LOAD, false},
     {"torch.load(", OOM_STAGE_LOAD, false}, {", in load\n", OOM_STAGE_LOAD, false},
     {", in _load\n", OOM_STAGE_LOAD, false}, {"load_checkpoint", OOM_STAGE_LOAD, false},
     {"set_module_tensor_to_device", OOM_STAGE_LOAD, false}, {"dispatch_model", OOM_STAGE_LOAD, false},
@@ -311,6 +317,16 @@ static const struct stage_word frame_words[] = {
     {"initialize_cache", ENGINE_WARMUP, false}, {"_initialize_kv_caches", ENGINE_WARMUP, false},
     {"init_cache_engine", ENGINE_WARMUP, false}, {"CacheEngine", ENGINE_WARMUP, false},
     {"init_memory_pool", ENGINE_WARMUP, false},
+    /* vLLM V1's worker allocating the cache it sized: gpu_worker.py
+     * initialize_from_config -> gpu_model_runner.py initialize_kv_cache ->
+     * initialize_kv_cache_tensors (vllm-project/vllm:vllm/v1/worker/
+     * gpu_worker.py and gpu_model_runner.py; the frames of
+     * lemonade-sdk/vllm-rocm#5's paste), by vLLM's own names: a generation loop's own
+     * "initialize_kv_cache" elsewhere may set up its cache while generating,
+     * as toto's allocate_kv_cache does; V0's and V1's capture_model by its
+     * frame header, not only the call */
+    {"initialize_kv_cache_tensors", ENGINE_WARMUP, false},
+    {"initialize_kv_cache(kv_cache_config", ENGINE_WARMUP, false}, {", in capture_model\n", ENGINE_WARMUP, false},
     {"warming up sampler", ENGINE_WARMUP, false}, {", in warmup\n", ENGINE_WARMUP, false},
     {"capture_end()", ENGINE_WARMUP, false}, {"torch.cuda.graph(", ENGINE_WARMUP, false},
     {"capture_model(", ENGINE_WARMUP, false}, {"generate_token", OOM_STAGE_GENERATE, false},
@@ -1153,6 +1169,16 @@ static const struct stage_word context_words[] = {
      * (profile, create kv cache, warmup model) took 48.91 seconds"): the
      * program serves or generates next, and the corpus gives a failure
      * after them no stage (h29-69, test_diagnose_stage9). */
+    /* DeepSpeed resuming: engine.py _get_all_zero_checkpoint_state_dicts
+     * logs "successfully read 8 ZeRO state_dicts for rank 0" (older
+     * releases print "successfully loaded ...") before the optimizer's
+     * partitions are restored (deepspeedai/DeepSpeed:deepspeed/runtime/
+     * engine.py): load. openai-whisper's transcribe prints "Detecting
+     * language using up to the first 30 seconds." and runs
+     * model.detect_language on the first window (openai/whisper:whisper/
+     * transcribe.py): transcription, generate. (srcstage) */
+    {"ZeRO state_dicts for rank", OOM_STAGE_LOAD, false},
+    {"Detecting language using up to", OOM_STAGE_GENERATE, false},
     {"Memory profiling takes", ENGINE_WARMUP, false}, {"KV cache memory:", ENGINE_WARMUP, false},
     {"KV cache size:", ENGINE_WARMUP, false}, {"Maximum concurrency for", ENGINE_WARMUP, false},
     {"torch.compile takes", ENGINE_WARMUP, false}, {"Compiling a graph for", ENGINE_WARMUP, false},
@@ -1263,6 +1289,17 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
         const char *p = memmem(text + from, len - from, cue->word, k);
         if (!p) return false;
         if (ident(cue->word[k - 1]) && kwarg_name(text, len, p, k)) {
+            from = (size_t)(p - text) + 1;
+            continue;
+        }
+        /* a plural in parentheses is no call: Forge's and Fooocus's model
+         * management log "Moving model(s) has taken 0.62 seconds"
+         * (lllyasviel/stable-diffusion-webui-forge backend/
+         * memory_management.py, lllyasviel/Fooocus ldm_patched/modules/
+         * model_management.py), not "model(s)" called on a state s, which
+         * no word follows ("q = model(s).max(1)") */
+        if (cue->word[k - 1] == '(' && (size_t)(p + k - text) + 3 < len && p[k] == 's' && p[k + 1] == ')' &&
+            p[k + 2] == ' ' && isalpha((unsigned char)p[k + 3])) {
             from = (size_t)(p - text) + 1;
             continue;
         }
@@ -2386,7 +2423,7 @@ enum { ROLE_LOAD = 1, ROLE_DATA = 2, ROLE_UPDATE = 4, ROLE_PARAMS = 8, ROLE_OPTI
        ROLE_SAMPLE = 64, ROLE_REVERSE = 128, ROLE_LOOP = 256, ROLE_EMA = 512, ROLE_ESTIMATE = 1024,
        ROLE_LOSS = 2048, ROLE_MAKE = 4096, ROLE_SERVED = 8192, ROLE_BUILD = 16384, ROLE_MODEL = 32768,
        ROLE_TEST = 65536, ROLE_EPOCH = 131072, ROLE_LOADER = 262144, ROLE_SAVE = 524288,
-       ROLE_SOLVER = 1048576 };
+       ROLE_SOLVER = 1048576, ROLE_WEIGHTS = 2097152 };
 static const struct {
     const char *part;
     unsigned role;
@@ -2405,6 +2442,7 @@ static const struct {
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
     {"ema", ROLE_EMA}, {"estimate", ROLE_ESTIMATE}, {"loss", ROLE_LOSS},
     {"test", ROLE_TEST}, {"epoch", ROLE_EPOCH}, {"loader", ROLE_LOADER}, {"save", ROLE_SAVE},
+    {"weight", ROLE_WEIGHTS}, {"weights", ROLE_WEIGHTS},
     {"euler", ROLE_SOLVER}, {"heun", ROLE_SOLVER}, {"lms", ROLE_SOLVER}, {"dpm", ROLE_SOLVER},
     {"dpmpp", ROLE_SOLVER}, {"unipc", ROLE_SOLVER}, {"lcm", ROLE_SOLVER}, {"deis", ROLE_SOLVER},
     {"ipndm", ROLE_SOLVER},
@@ -2443,8 +2481,16 @@ static unsigned role_bits(unsigned bits, unsigned roles, bool data_last)
      * loaded meta data with 27 key-value pairs" and one "- kv N:" line per
      * key (ggml-org/llama.cpp:src/llama-model-loader.cpp@3074b500), vLLM's
      * "get_model_loader" (vllm-project/vllm:vllm/model_executor/
-     * model_loader/__init__.py@e9234694) */
-    if ((roles & ROLE_LOADER) && (roles & ROLE_MODEL)) bits = (bits & ~(1u << OOM_STAGE_DATA)) | 1u << OOM_STAGE_LOAD;
+     * model_loader/__init__.py@e9234694). A loader of weights likewise:
+     * every vLLM and SGLang layer copies its checkpoint shard into its
+     * parameter in "weight_loader" ("param_data.copy_(loaded_weight)",
+     * vllm-project/vllm:vllm/model_executor/layers/linear.py, and
+     * model_loader/weight_utils.py "default_weight_loader"; sgl-project/
+     * sglang:python/sglang/srt/layers/linear.py), the innermost frame of a
+     * start-up that runs out copying a shard (vllm-project/vllm-ascend#2546:
+     * load_weights -> weight_loader -> "Failed to allocate memory") */
+    if ((roles & ROLE_LOADER) && (roles & (ROLE_MODEL | ROLE_WEIGHTS)))
+        bits = (bits & ~(1u << OOM_STAGE_DATA)) | 1u << OOM_STAGE_LOAD;
     return bits;
 }
 
@@ -3045,6 +3091,16 @@ static const struct {
      * engine.cpp): a C++ frame "torch::autograd::Engine::evaluate_function(
      * ...)" under an OOM is the backward pass, no evaluation */
     {"Engine::evaluate_function", OOM_STAGE_EVAL, OOM_STAGE_BACKWARD},
+    /* transformers' Trainer calls the user's preprocess_logits_for_metrics
+     * on every evaluation batch's logits before it keeps them
+     * (huggingface/transformers:src/transformers/trainer.py evaluation_loop
+     * "logits = self.preprocess_logits_for_metrics(logits, labels)"; added
+     * for evaluation's memory, huggingface/transformers#15466, #22602): the
+     * user's frame "in preprocess_logits_for_metrics" is no input
+     * preprocessing: it loses the data cue, and its "metrics" part names
+     * evaluation where it is a frame's name (the name in prose names none:
+     * unslothai/unsloth-zoo#878 = heldout40 h40-62, labelled unknown) */
+    {"preprocess_logits_for_metrics", OOM_STAGE_DATA, OOM_STAGE_UNKNOWN},
 };
 
 static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)
@@ -4584,11 +4640,17 @@ bool stage_model_math(const char *code, size_t n)
             size_t m = strlen(math_calls[k]);
             /* a lower-case op (torch.gather), not a type (torch.FloatTensor) */
             if (n - i > m && !strncmp(code + i, math_calls[k], m) && islower((unsigned char)code[i + m])) {
-                /* torch's tensor ops, not its plumbing (torch.cuda, torch.load, torch.save, torch.distributed) */
+                /* torch's tensor ops, not its plumbing (torch.cuda, torch.load, torch.save, torch.distributed)
+                 * nor its dtypes, an argument of any allocation ("tensor = torch.zeros(kv_cache_tensor.size,
+                 * dtype=torch.int8, device=self.device)" in vLLM V1's _allocate_kv_cache_tensors,
+                 * vllm-project/vllm:vllm/v1/worker/gpu_model_runner.py; at 000fc94b the runner
+                 * imports allocate_kv_cache from v1/worker/utils.py instead, computes nothing) */
                 static const char *const plumbing[] = {"cuda", "load", "save", "distributed", "device", "no_grad",
                                                        "utils", "autograd", "backends", "set_", "manual_seed", "_C",
                                                        "from_numpy", "tensor", "as_tensor", "zeros", "ones", "empty",
-                                                       "full", "rand", "arange", "stack", "cat"};
+                                                       "full", "rand", "arange", "stack", "cat", "float", "half",
+                                                       "bfloat16", "double", "int", "uint", "long", "short", "bool",
+                                                       "dtype"};
                 bool plumb = false;
                 for (size_t q = 0; q < sizeof plumbing / sizeof plumbing[0] && !plumb; q++)
                     plumb = !strncmp(code + i + m, plumbing[q], strlen(plumbing[q]));
