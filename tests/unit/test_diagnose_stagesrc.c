@@ -12,9 +12,13 @@
  * detectron2, Keras 3's torch backend, verl and OpenRLHF's RLHF workers,
  * NeMo, unsloth, LLaMA-Factory, ms-swift, ComfyUI and the A1111 web UI.
  * Each row is a short synthetic paste: the library's file paths and
- * function names as its source names them (written from the library's
- * source, the repository and file beside each row; the code lines are
- * representative, the line numbers are not real) ending in PyTorch's OOM
+ * function names as its source names them (the repository and file
+ * beside each row; the names were written from the helper's knowledge of
+ * each library and read in the library's code, through the search tool,
+ * only for the rows behind a stage.c change: vLLM's weight loaders and
+ * KV-cache allocation, DeepSpeed's ZeRO state-dict line, whisper's
+ * language detection; the code lines are representative, the line
+ * numbers are not real) ending in PyTorch's OOM
  * message, with the stage a careful reader gives it. No row was read from
  * a corpus log. 149 rows; on main's stage.c (02a8cc80) 5 of them missed:
  * vLLM's weight_loader read as a data loader, V1's initialize_kv_cache
