@@ -201,6 +201,7 @@ void rankstats_finish(struct rankstats *rs, const struct oom_report *rep)
         long e = find(rs, ev->rank, elastic_attempt_of_line(&rs->elastic, ev->line));
         if (e >= 0 && !rs->r[e].oom) take_oom(&rs->r[e], ev);
     }
+    for (size_t i = 0; rep && rep->n_dropped && i < rs->n; i++) rs->r[i].oom_unknown = !rs->r[i].oom;
     int last = rankstats_attempts(rs) - 1;
     for (size_t i = 0; i < rs->elastic.n_failures; i++) {
         const struct elastic_root *f = &rs->elastic.failures[i];

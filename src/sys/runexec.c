@@ -1107,7 +1107,7 @@ static void fmt_exit(char *buf, size_t size, long code)
 static int fill_rank_row(struct ledger_row *row, const struct runexec_opts *o, const struct runexec_result *res,
                          const struct row_start *st, const struct rankstats_rank *r)
 {
-    char b[160];
+    char b[256];
     struct ledger_peak_out out;
     int64_t peak = rank_peak(r, &out), cap = r->capacity > 0 ? r->capacity : res->capacity;
     bool nvml = !strcmp(out.source, "nvml");
@@ -1126,14 +1126,19 @@ static int fill_rank_row(struct ledger_row *row, const struct runexec_opts *o, c
     ledger_row_set(row, LEDGER_PEAK_PCT_CAPACITY, b);
     fmt_gb(b, sizeof b, cap);
     ledger_row_set(row, LEDGER_CAPACITY_GB, b);
-    ledger_row_set(row, LEDGER_OOM, r->oom ? "yes" : "no");
-    ledger_row_set(row, LEDGER_OOM_STAGE, r->oom ? oom_stage_name(r->oom_stage) : "-");
+    /* unknown, empty, where the log had more OOM events than the scan keeps */
+    ledger_row_set(row, LEDGER_OOM, r->oom ? "yes" : r->oom_unknown ? "" : "no");
+    ledger_row_set(row, LEDGER_OOM_STAGE, r->oom ? oom_stage_name(r->oom_stage) : r->oom_unknown ? "" : "-");
     b[0] = '\0';
     if (r->have_exit) fmt_exit(b, sizeof b, r->exitcode);
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
-    snprintf(b, sizeof b, "rank %d%s, attempt %d; exit %s", r->rank,
+    char more[96] = "";
+    if (r->oom_unknown)
+        snprintf(more, sizeof more, "; OOM unknown: the log has more OOM events than oomlab keeps (%d)",
+                 OOM_MAX_EVENTS);
+    snprintf(b, sizeof b, "rank %d%s, attempt %d; exit %s%s", r->rank,
              r->lines ? "'s lines of the launcher's log" : ": its processes in NVML (no line of its own)",
-             r->attempt, r->have_exit ? "from torchelastic's table" : "not in the log");
+             r->attempt, r->have_exit ? "from torchelastic's table" : "not in the log", more);
     return ledger_row_set(row, LEDGER_NOTES, b);
 }
 
