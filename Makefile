@@ -65,7 +65,12 @@ $(B)/%.o: %.c
 
 $(B)/tests/%: tests/unit/%.c $(B)/liboomlab.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(B)/liboomlab.a $(LIBS) -lcmocka $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(B)/liboomlab.a $(LIBS) -lcmocka $(LDFLAGS) $(TEST_LDFLAGS)
+
+# Unit tests that fail malloc on cue (tests/unit/failmalloc.h): the
+# library's calls to malloc reach the test's __wrap_malloc.
+FAILMALLOC_TESTS := test_hfconfig
+$(FAILMALLOC_TESTS:%=$(B)/tests/%): TEST_LDFLAGS := -Wl,--wrap=malloc
 
 unit: $(UNIT_BIN)
 

@@ -252,7 +252,7 @@ static void check_ledger(struct report *r, const char *dir)
  * stops at its first CUDA allocation. */
 static void check_alloc_conf(struct report *r, const char *var, const char *value)
 {
-    char keys[200];
+    char says[400];
     const char *since = NULL, *key = allocconf_too_new(value, r->torch_version, &since);
     if (key) {
         struct finding *f = add(r, "env", WARN,
@@ -261,12 +261,8 @@ static void check_alloc_conf(struct report *r, const char *var, const char *valu
                                 var, r->torch_version, key, since);
         snprintf(f->todo, sizeof f->todo, "upgrade torch to %s or later, or drop %s from %s", since, key, var);
     }
-    size_t n = allocconf_unknown_keys(value, keys, sizeof keys);
-    if (!n) return;
-    struct finding *f = add(r, "env", WARN,
-                            "%s: '%s' %s PyTorch's allocator reads: torch stops at the first CUDA "
-                            "allocation (Unrecognized CachingAllocator option)",
-                            var, keys, n == 1 ? "is not a key" : "are not keys");
+    if (!allocconf_unknown_said(value, says, sizeof says)) return;
+    struct finding *f = add(r, "env", WARN, "%s: %s", var, says);
     char near[200];
     if (allocconf_suggest(value, near, sizeof near))
         snprintf(f->todo, sizeof f->todo, "did you mean %s? (the keys: PyTorch's CUDA semantics notes)", near);

@@ -494,14 +494,11 @@ static void pty_stdin_note(void)
  * so before the run, not after the model has loaded. */
 static void alloc_conf_warning(const char *value)
 {
-    char keys[200], near[200];
-    size_t n = allocconf_unknown_keys(value, keys, sizeof keys);
-    if (!n) return;
+    char says[400], near[200];
+    if (!allocconf_unknown_said(value, says, sizeof says)) return;
     bool sugg = allocconf_suggest(value, near, sizeof near) > 0;
-    fprintf(stderr, "oomlab run: warning: --alloc-conf: '%s' %s PyTorch's allocator reads: torch stops at the first "
-                    "CUDA allocation (Unrecognized CachingAllocator option)%s%s%s\n",
-            keys, n == 1 ? "is not a key" : "are not keys", sugg ? "; did you mean " : "", sugg ? near : "",
-            sugg ? "?" : "");
+    fprintf(stderr, "oomlab run: warning: --alloc-conf: %s%s%s%s\n", says, sugg ? "; did you mean " : "",
+            sugg ? near : "", sugg ? "?" : "");
 }
 
 int cmd_run(int argc, char **argv)

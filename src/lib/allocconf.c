@@ -75,6 +75,18 @@ size_t allocconf_unknown_keys(const char *value, char *out, size_t out_size)
     return unknown;
 }
 
+size_t allocconf_unknown_said(const char *value, char *out, size_t out_size)
+{
+    char keys[200];
+    size_t n = allocconf_unknown_keys(value, keys, sizeof keys);
+    if (out_size) out[0] = '\0';
+    if (n && out_size)
+        snprintf(out, out_size, "'%s' %s PyTorch's allocator reads: torch stops at the first CUDA allocation "
+                                "(Unrecognized CachingAllocator option)",
+                 keys, n == 1 ? "is not a key" : "are not keys");
+    return n;
+}
+
 /* The known key within 3 edits of key[0, n), or NULL. */
 static const char *nearest(const char *key, size_t n)
 {

@@ -12,6 +12,12 @@
  * NUL-terminated). Returns how many there are. */
 size_t allocconf_unknown_keys(const char *value, char *out, size_t out_size);
 
+/* What value's unknown keys do, as doctor and run say it: "'a, b' are not
+ * keys PyTorch's allocator reads: torch stops at the first CUDA allocation
+ * (Unrecognized CachingAllocator option)" (cut to fit, always
+ * NUL-terminated). Returns how many keys are unknown; 0 leaves out "". */
+size_t allocconf_unknown_said(const char *value, char *out, size_t out_size);
+
 /* The known keys nearest to value's unknown keys (each at most 3 edits
  * away: a typo), written to out: "expandable_segments" for one, "a (for
  * x), b (for y)" for several (cut to fit, always NUL-terminated). Returns

@@ -972,9 +972,14 @@ static int cmp_layer(const void *a, const void *b)
     "list each sparse layer's index (0 to num_hidden_layers - 1) once, or drop moe_layers for its default (every "     \
     "interleave_moe_layer_step-th layer)"
 
+/* A layout check's result beyond 0 and -1 (not modelled): out of memory,
+ * which hfconfig_parse reports as HFCONFIG_BAD, not as an unknown type that
+ * --arch would let through with the message dropped. */
+enum { LAYOUT_NOMEM = -2 };
+
 /* The number of sparse layers into *moe: moe_layers' entries (distinct
  * layers in range), or the default count; -1 with err saying which entry is
- * wrong and what to do. The layer count is not range-checked yet
+ * wrong and what to do, LAYOUT_NOMEM with err saying so. The layer count is not range-checked yet
  * (est_model_finish does that), so a list longer than the layers is refused
  * before any copy, and distinctness is checked on a sorted copy, not pair by
  * pair: a long list stays O(n log n). */
@@ -996,10 +1001,12 @@ static int llama4_moe_layers(json_object *root, const char *file, int64_t layers
         return oomlab_err_set(err, "%s: a llama4_text config with %zu moe_layers for %lld layers is not modelled; %s",
                               file, n, (long long)layers, MOE_LAYERS_FIX);
     int64_t *seen = malloc(n * sizeof *seen);
-    if (!seen)
-        return oomlab_err_set(err, "%s: out of memory while checking a llama4_text config's %zu moe_layers; free "
-                                   "memory and retry, or drop moe_layers for its default",
-                              file, n);
+    if (!seen) {
+        oomlab_err_set(err, "%s: out of memory while checking a llama4_text config's %zu moe_layers; free memory "
+                            "and retry, or drop moe_layers for its default",
+                       file, n);
+        return LAYOUT_NOMEM;
+    }
     for (size_t i = 0; i < n; i++) {
         json_object *e = json_object_array_get_idx(v, i);
         seen[i] = json_object_is_type(e, json_type_int) ? json_object_get_int64(e) : -1;
@@ -1047,7 +1054,8 @@ static int llama4_layout(json_object *root, const char *file, const char *type, 
                                   file, keys[i].key, (long long)keys[i].hi);
     }
     int64_t moe;
-    if (llama4_moe_layers(root, file, m->layers, step, &moe, err)) return -1;
+    int rc = llama4_moe_layers(root, file, m->layers, step, &moe, err);
+    if (rc) return rc;
     if (moe < 1)
         return oomlab_err_set(err, "%s: a llama4_text config whose interleave_moe_layer_step %lld is above "
                                    "num_hidden_layers %lld (no sparse layer) is not modelled; give a step up to "
@@ -1152,12 +1160,13 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
         m->family = types[t].family;
         m->tied_embeddings = get_bool(root, "tie_word_embeddings", types[t].tied_default);
         family_flags(root, m);
+        int lr;
         if (dropout_of(root, file, &m->dropout, err)) rc = HFCONFIG_BAD;
-        else if (moe_layout(root, file, type, m, err) || electra_layout(root, file, type, m, err) ||
-                 gemma3_layout(root, file, type, m, err) || glm_layout(root, file, type, m, err) ||
-                 deepseek_layout(root, file, type, m, err) || gptoss_layout(root, file, type, m, err) ||
-                 llama4_layout(root, file, type, m, err))
-            rc = HFCONFIG_UNKNOWN_TYPE;
+        else if ((lr = moe_layout(root, file, type, m, err)) || (lr = electra_layout(root, file, type, m, err)) ||
+                 (lr = gemma3_layout(root, file, type, m, err)) || (lr = glm_layout(root, file, type, m, err)) ||
+                 (lr = deepseek_layout(root, file, type, m, err)) || (lr = gptoss_layout(root, file, type, m, err)) ||
+                 (lr = llama4_layout(root, file, type, m, err)))
+            rc = lr == LAYOUT_NOMEM ? HFCONFIG_BAD : HFCONFIG_UNKNOWN_TYPE;
     }
     if (q) quant_of(root, q);
     json_object_put(root);

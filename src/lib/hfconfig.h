@@ -17,7 +17,7 @@
 
 enum {
     HFCONFIG_OK = 0,
-    HFCONFIG_BAD = -1,          /* malformed JSON (FILE:LINE:COL) or a bad value */
+    HFCONFIG_BAD = -1,          /* malformed JSON (FILE:LINE:COL), a bad value, or out of memory */
     HFCONFIG_UNKNOWN_TYPE = -2, /* valid JSON, model_type not known: the generic
                                    dimensions found are filled in, family is not */
 };

@@ -5268,25 +5268,28 @@ static size_t pfx_bracket_rank(const char *s, size_t n, struct msg_prefix *px)
  * run_scheduler_process). With TP alone (EP rides on it) the tensor-parallel
  * rank is the process's rank; with PP alone, the stage's. With two groups
  * the global rank needs the group sizes the line does not give: unknown.
- * [s, s+n) holds only the name, groups split by '_' or ' '. */
-static int serving_rank(const char *s, size_t n)
+ * [s, s+n) holds only the name, groups split by '_' or ' '. Whether every
+ * word is a group (false: someone else's name or bracket) is the return; the
+ * rank, or -1 where the groups do not give it, goes to *rank. */
+static bool serving_groups(const char *s, size_t n, int *rank)
 {
     static const char *const groups[] = {"TP", "PP", "DP", "EP", "ATTN_CP", "MOE_DP"};
     long long at[6] = {-1, -1, -1, -1, -1, -1};
     size_t i = 0;
+    *rank = -1;
     while (i < n) {
         while (i < n && (s[i] == '_' || s[i] == ' ')) i++;
         size_t g = 0, k = 0, len = 0;
         for (; g < sizeof groups / sizeof groups[0]; g++)
             if ((len = lit(s, n, i, groups[g])) && (k = pm_int(s + len, n - len, &at[g]))) break;
-        if (g == sizeof groups / sizeof groups[0]) return -1; /* a word that is no group */
+        if (g == sizeof groups / sizeof groups[0]) return false; /* a word that is no group */
         i = len + k;
-        if (i < n && s[i] != '_' && s[i] != ' ') return -1;
+        if (i < n && s[i] != '_' && s[i] != ' ') return false;
     }
     bool tp = at[0] >= 0, pp = at[1] >= 0, other = at[2] >= 0 || at[4] >= 0 || at[5] >= 0;
-    if (other || tp == pp) return -1;
     long long r = tp ? at[0] : at[1];
-    return r < 1000000 ? (int)r : -1;
+    if (!other && tp != pp && r < 1000000) *rank = (int)r;
+    return true;
 }
 
 /* "(VllmWorker rank=1 pid=2978) ", "(RayWorkerWrapper pid=12, ip=...) ",
@@ -5303,14 +5306,16 @@ static size_t pfx_paren_worker(const char *s, size_t n, struct msg_prefix *px)
     if (r && pm_int(r + 5, end - (size_t)(r + 5 - s), &v)) px->rank = (int)v;
     if (p && pm_int(p + 4, end - (size_t)(p + 4 - s), &v)) px->pid = (long)v;
     const char *name_end = memchr(s, ' ', end);
-    if (!r && name_end && lit(s, end, 1, "Worker_"))
-        px->rank = serving_rank(s + 8, (size_t)(name_end - s) - 8);
+    int groups_rank;
+    if (!r && name_end && lit(s, end, 1, "Worker_") &&
+        serving_groups(s + 8, (size_t)(name_end - s) - 8, &groups_rank))
+        px->rank = groups_rank;
     size_t i = end + 1;
     return i < n && s[i] == ' ' ? i + 1 : i;
 }
 
 /* SGLang's groups left after the time ("TP2] ", "DP0 TP1] ": see
- * serving_rank): upper-case groups, then "] ". */
+ * serving_groups): upper-case groups, then "] ". */
 static size_t pfx_serving_groups(const char *s, size_t n, struct msg_prefix *px)
 {
     const char *rb = memchr(s, ']', n < 40 ? n : 40);
@@ -5322,10 +5327,9 @@ static size_t pfx_serving_groups(const char *s, size_t n, struct msg_prefix *px)
             s[k] != '_')
             return 0;
     if (!isdigit((unsigned char)s[e - 1])) return 0;
-    int r = serving_rank(s, e);
-    /* every name is groups, or the bracket is someone else's ("E] ") */
-    bool groups = r >= 0 || lit(s, e, 0, "DP") || lit(s, e, 0, "PP") || lit(s, e, 0, "TP");
-    if (!groups) return 0;
+    int r;
+    /* every name is a group, or the bracket is someone else's ("E1] ") */
+    if (!serving_groups(s, e, &r)) return 0;
     if (r >= 0) px->rank = r;
     return e + 2;
 }

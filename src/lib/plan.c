@@ -642,6 +642,10 @@ void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
 {
     memset(plan, 0, sizeof *plan);
     if (!v->ev) return;
+    /* a model's config.json given as the run's config (diagnose --config,
+     * run --config, then report and run's first fix): its torch_dtype is how
+     * the weights are stored, not the training precision */
+    if (cfg && runcfg_is_model_config(cfg)) cfg = NULL;
     const struct oom_event *e = v->ev;
     bool expandable = v->expandable_set;
     if (cfg)

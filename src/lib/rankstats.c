@@ -187,6 +187,11 @@ static void take_oom(struct rankstats_rank *r, const struct oom_event *ev)
     if (ev->bytes.capacity > 0) r->capacity = ev->bytes.capacity;
 }
 
+/* find() is a walk of the entries, done once per kept event and table row:
+ * at most (OOM_MAX_EVENTS + ELASTIC_MAX_FAILURES) walks, so linear in the
+ * entries. bench/rankdense (2-core VM): 20,000 OOM events over 512 ranks,
+ * under 0.1 ms; over 65,536 ranks, 47-66 ms beside 3-5 s of scanning the
+ * same log. No index needed. */
 void rankstats_finish(struct rankstats *rs, const struct oom_report *rep)
 {
     rankstats_flush(rs);
@@ -196,6 +201,7 @@ void rankstats_finish(struct rankstats *rs, const struct oom_report *rep)
         long e = find(rs, ev->rank, elastic_attempt_of_line(&rs->elastic, ev->line));
         if (e >= 0 && !rs->r[e].oom) take_oom(&rs->r[e], ev);
     }
+    for (size_t i = 0; rep && rep->n_dropped && i < rs->n; i++) rs->r[i].oom_unknown = !rs->r[i].oom;
     int last = rankstats_attempts(rs) - 1;
     for (size_t i = 0; i < rs->elastic.n_failures; i++) {
         const struct elastic_root *f = &rs->elastic.failures[i];

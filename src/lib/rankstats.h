@@ -26,6 +26,8 @@ struct rankstats_rank {
     long lines;                       /* lines of its own in the log */
     int64_t peak_alloc, peak_reserved; /* highest step line; -1 none */
     bool oom;                         /* a GPU OOM of this rank in this attempt */
+    bool oom_unknown;                 /* none among the events kept, but the log had more
+                                         (OOM_MAX_EVENTS): it may have had one */
     long oom_line;                    /* the line of its first one; -1 */
     enum oom_stage oom_stage;
     int64_t oom_alloc, oom_reserved;  /* PyTorch's counters at its first OOM; -1 */
@@ -88,7 +90,8 @@ void rankstats_flush(struct rankstats *rs);
 
 /* After the log (flushes first): each rank's first GPU OOM per attempt
  * from the log engine's events (by their rank and line), and the exit
- * codes the table names (they belong to the last attempt). */
+ * codes the table names (they belong to the last attempt). Where the
+ * report dropped events, a rank without a kept one is oom_unknown. */
 void rankstats_finish(struct rankstats *rs, const struct oom_report *rep);
 
 /* NVML's highest figure for a rank's processes in an attempt (sys/memlog

@@ -1107,7 +1107,7 @@ static void fmt_exit(char *buf, size_t size, long code)
 static int fill_rank_row(struct ledger_row *row, const struct runexec_opts *o, const struct runexec_result *res,
                          const struct row_start *st, const struct rankstats_rank *r)
 {
-    char b[160];
+    char b[256];
     struct ledger_peak_out out;
     int64_t peak = rank_peak(r, &out), cap = r->capacity > 0 ? r->capacity : res->capacity;
     bool nvml = !strcmp(out.source, "nvml");
@@ -1126,14 +1126,19 @@ static int fill_rank_row(struct ledger_row *row, const struct runexec_opts *o, c
     ledger_row_set(row, LEDGER_PEAK_PCT_CAPACITY, b);
     fmt_gb(b, sizeof b, cap);
     ledger_row_set(row, LEDGER_CAPACITY_GB, b);
-    ledger_row_set(row, LEDGER_OOM, r->oom ? "yes" : "no");
-    ledger_row_set(row, LEDGER_OOM_STAGE, r->oom ? oom_stage_name(r->oom_stage) : "-");
+    /* unknown, empty, where the log had more OOM events than the scan keeps */
+    ledger_row_set(row, LEDGER_OOM, r->oom ? "yes" : r->oom_unknown ? "" : "no");
+    ledger_row_set(row, LEDGER_OOM_STAGE, r->oom ? oom_stage_name(r->oom_stage) : r->oom_unknown ? "" : "-");
     b[0] = '\0';
     if (r->have_exit) fmt_exit(b, sizeof b, r->exitcode);
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
-    snprintf(b, sizeof b, "rank %d%s, attempt %d; exit %s", r->rank,
+    char more[96] = "";
+    if (r->oom_unknown)
+        snprintf(more, sizeof more, "; OOM unknown: the log has more OOM events than oomlab keeps (%d)",
+                 OOM_MAX_EVENTS);
+    snprintf(b, sizeof b, "rank %d%s, attempt %d; exit %s%s", r->rank,
              r->lines ? "'s lines of the launcher's log" : ": its processes in NVML (no line of its own)",
-             r->attempt, r->have_exit ? "from torchelastic's table" : "not in the log");
+             r->attempt, r->have_exit ? "from torchelastic's table" : "not in the log", more);
     return ledger_row_set(row, LEDGER_NOTES, b);
 }
 
@@ -1270,9 +1275,43 @@ static void exec_hint(const char *cmd, int e, char *buf, size_t size)
         snprintf(buf, size, " (no execute permission: chmod +x %s%s%s)", cmd, runner ? ", or " : "", by_hand);
 }
 
-/* ENOENT for a file that is there: what execve did not find is its #!
- * interpreter (a Windows-edited script's "#!/bin/bash\r" among them) or
- * an executable's loader. 0 and buf filled, or -1 when cmd is not such a file. */
+/* Why execve said ENOENT of cmd, a regular file, into buf: its #!
+ * interpreter is not there (a Windows-edited script's "#!/bin/bash\r"
+ * among them), or is there but fails the same way in turn (a script as
+ * interpreter: the kernel follows up to 4 such), or cmd is an executable
+ * whose loader is not there. */
+static void why_not_found(const char *cmd, int depth, char *buf, size_t size)
+{
+    char line[256] = "";
+    FILE *f = fopen(cmd, "rb");
+    size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
+    if (f) fclose(f);
+    line[n] = '\0';
+    if (strncmp(line, "#!", 2) != 0) {
+        snprintf(buf, size, "%s: cannot execute: the file is there, but not the loader it names (built for "
+                            "another system or libc?)", cmd);
+        return;
+    }
+    size_t end = strcspn(line, "\n");
+    bool crlf = end > 2 && line[end - 1] == '\r';
+    line[end - crlf] = '\0';
+    char *interp = line + 2 + strspn(line + 2, " \t");
+    interp[strcspn(interp, " \t")] = '\0';
+    struct stat st;
+    char inner[400];
+    if (crlf) {
+        snprintf(buf, size, "%s: cannot execute: its #! line ends in a carriage return (Windows line endings), "
+                            "so the interpreter '%s\\r' is not found: dos2unix %s", cmd, interp, cmd);
+    } else if (stat(interp, &st) == 0 && S_ISREG(st.st_mode) && depth < 4) {
+        why_not_found(interp, depth + 1, inner, sizeof inner);
+        snprintf(buf, size, "%s: cannot execute: its #! interpreter '%s' is there, but: %s", cmd, interp, inner);
+    } else {
+        snprintf(buf, size, "%s: cannot execute: its #! interpreter '%s' is not found", cmd, interp);
+    }
+}
+
+/* ENOENT for a file that is there (why_not_found says why): 0 and buf
+ * filled, or -1 when cmd is not such a file. */
 static int missing_interpreter(const char *cmd, char *buf, size_t size)
 {
     struct stat st;
@@ -1282,26 +1321,7 @@ static int missing_interpreter(const char *cmd, char *buf, size_t size)
         cmd = found;
     }
     if (stat(cmd, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
-    char line[256] = "";
-    FILE *f = fopen(cmd, "rb");
-    size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
-    if (f) fclose(f);
-    line[n] = '\0';
-    if (strncmp(line, "#!", 2) != 0) {
-        snprintf(buf, size, "%s: cannot execute: the file is there, but not the loader it names (built for "
-                            "another system or libc?)", cmd);
-        return 0;
-    }
-    size_t end = strcspn(line, "\n");
-    bool crlf = end > 2 && line[end - 1] == '\r';
-    line[end - crlf] = '\0';
-    char *interp = line + 2 + strspn(line + 2, " \t");
-    interp[strcspn(interp, " \t")] = '\0';
-    if (crlf)
-        snprintf(buf, size, "%s: cannot execute: its #! line ends in a carriage return (Windows line endings), "
-                            "so the interpreter '%s\\r' is not found: dos2unix %s", cmd, interp, cmd);
-    else
-        snprintf(buf, size, "%s: cannot execute: its #! interpreter '%s' is not found", cmd, interp);
+    why_not_found(cmd, 0, buf, size);
     return 0;
 }
 

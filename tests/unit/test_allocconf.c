@@ -58,6 +58,15 @@ static void test_unknown(void **state)
     assert_string_equal(out, "expandable_segments");
     assert_int_equal(allocconf_suggest("Max_Split_Size_MB:128", out, sizeof out), 1);
     assert_string_equal(out, "max_split_size_mb");
+    /* what doctor and run say of them, in one place */
+    char says[256];
+    assert_int_equal(allocconf_unknown_said("expandable_segment:True", says, sizeof says), 1);
+    assert_string_equal(says, "'expandable_segment' is not a key PyTorch's allocator reads: torch stops at the "
+                              "first CUDA allocation (Unrecognized CachingAllocator option)");
+    assert_int_equal(allocconf_unknown_said("foo:1,bar:2", says, sizeof says), 2);
+    assert_non_null(strstr(says, "'foo, bar' are not keys PyTorch's allocator reads"));
+    assert_int_equal(allocconf_unknown_said("expandable_segments:True", says, sizeof says), 0);
+    assert_string_equal(says, "");
 }
 
 static void test_too_new(void **state)

@@ -75,7 +75,9 @@ static void test_prefixes(void **state)
 }
 
 /* Serving engines name the process's parallel groups; the rank is known
- * only when one group (TP, or PP) is named (msg.c serving_rank). */
+ * only when one group (TP, or PP) is named (msg.c serving_groups). A name
+ * made of groups is the engine's prefix whether or not it gives the rank; a
+ * bracket with any other word in it is not. */
 static void test_serving_prefixes(void **state)
 {
     (void)state;
@@ -102,6 +104,18 @@ static void test_serving_prefixes(void **state)
          "Scheduler hit an exception: x"},
         {"[2025-03-05 10:00:00] Scheduler hit an exception: x", -1,
          "Scheduler hit an exception: x"},
+        /* groups without a rank: still the prefix, cut from the body */
+        {"[2025-03-05 10:00:00 EP3] Scheduler hit an exception: x", -1,
+         "Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 ATTN_CP0 TP1] Scheduler hit an exception: x", -1,
+         "Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 MOE_DP1 TP0] Scheduler hit an exception: x", -1,
+         "Scheduler hit an exception: x"},
+        /* a group then a word that is none: not the engine's bracket */
+        {"[2025-03-05 10:00:00 DP1 GPU0] Scheduler hit an exception: x", -1,
+         "DP1 GPU0] Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 TP1 X2] Scheduler hit an exception: x", -1,
+         "TP1 X2] Scheduler hit an exception: x"},
         /* not groups: a word, or a bracket that is no prefix */
         {"TPU] out of memory", -1, "TPU] out of memory"},
         {"E1] out of memory", -1, "E1] out of memory"},

@@ -154,6 +154,43 @@ static void test_plan_order_and_values(void **state)
     assert_int_equal(index_of(&p, "expandable-segments"), SIZE_MAX);
 }
 
+/* A model's config.json as the run's config: the plan is the one without
+ * a config, wherever it is built (diagnose dropped it itself; run's first
+ * fix and report used its torch_dtype as the run's precision and left out
+ * bf16 autocast). */
+static void test_plan_ignores_model_config(void **state)
+{
+    (void)state;
+    struct oom_event e = pytorch(2, 80, 1, 70, 5, 78.5);
+    struct oom_report rep = one(&e);
+    struct verdicts v;
+    struct plan bare, with;
+    struct runcfg cfg;
+    struct oomlab_err err;
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &bare);
+    assert_true(index_of(&bare, "bf16-autocast") < bare.n);
+    const char *model = "{\"model_type\": \"llama\", \"hidden_size\": 4096, \"num_hidden_layers\": 32, "
+                        "\"torch_dtype\": \"bfloat16\"}";
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, model, strlen(model), "config.json", &err), 0);
+    assert_true(runcfg_is_model_config(&cfg));
+    plan_build(&rep, &v, &cfg, &with);
+    assert_int_equal(with.n, bare.n);
+    for (size_t i = 0; i < bare.n; i++) {
+        assert_string_equal(with.items[i].id, bare.items[i].id);
+        assert_string_equal(with.items[i].action, bare.items[i].action);
+    }
+    runcfg_release(&cfg);
+    /* a run's config with the same dtype keeps it: autocast left out */
+    const char *run = "{\"device_batch_size\": 8, \"torch_dtype\": \"bfloat16\"}";
+    runcfg_init(&cfg);
+    assert_int_equal(runcfg_parse(&cfg, run, strlen(run), "run.json", &err), 0);
+    plan_build(&rep, &v, &cfg, &with);
+    assert_int_equal(index_of(&with, "bf16-autocast"), SIZE_MAX);
+    runcfg_release(&cfg);
+}
+
 static void test_plan_stages_and_lookalikes(void **state)
 {
     (void)state;
@@ -462,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_hook_snapshot),
         cmocka_unit_test(test_plan_order_and_values),
+        cmocka_unit_test(test_plan_ignores_model_config),
         cmocka_unit_test(test_plan_stages_and_lookalikes),
         cmocka_unit_test(test_plan_every_stage),
         cmocka_unit_test(test_plan_stage_rows_need_program),

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "failmalloc.h"
 #include "lib/hfconfig.h"
 
 static int parse(const char *text, struct est_model *m, struct oomlab_err *err)
@@ -1542,6 +1543,42 @@ static void test_llama4_long_moe_layers(void **state)
     free(text);
 }
 
+/* Every allocation of a parse failing in turn (tests/unit/failmalloc.h): a
+ * llama4_text config's moe_layers are checked on a copy, and a failed copy
+ * is out of memory, said so, as HFCONFIG_BAD. Before, it came back as
+ * HFCONFIG_UNKNOWN_TYPE: estimate --arch took that for a model_type to
+ * replace, dropping the message, and probe overwrote it with "does not know
+ * this model_type". */
+static void test_parse_out_of_memory(void **state)
+{
+    (void)state;
+    const char *text = "{\"model_type\": \"llama4_text\", \"hidden_size\": 64, \"num_hidden_layers\": 4, "
+                       "\"num_attention_heads\": 4, \"head_dim\": 16, \"vocab_size\": 100, "
+                       "\"num_local_experts\": 4, \"intermediate_size\": 32, \"intermediate_size_mlp\": 96, "
+                       "\"attention_chunk_size\": 8, \"moe_layers\": [1, 3], "
+                       "\"quantization_config\": {\"quant_method\": \"fp8\", \"weight_block_size\": [128, 128], "
+                       "\"modules_to_not_convert\": [\"lm_head\"]}}";
+    struct est_model m;
+    struct hfconfig_quant q;
+    struct oomlab_err err;
+    long failed = 0;
+    for (long skip = 0;; skip++) {
+        memset(&err, 0, sizeof err);
+        failmalloc_arm(skip);
+        int rc = hfconfig_parse(text, strlen(text), "cfg.json", &m, &q, &err);
+        failmalloc_disarm();
+        if (!failmalloc_hit) {
+            assert_int_equal(rc, HFCONFIG_OK);
+            assert_int_equal(m.dense_layers, 2);
+            break;
+        }
+        failed++;
+        if (rc != HFCONFIG_BAD || !strstr(err.msg, "out of memory"))
+            fail_msg("malloc %ld failed: rc %d, '%s'", skip, rc, err.msg);
+    }
+    assert_true(failed >= 1); /* the moe_layers copy, at least */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1577,6 +1614,7 @@ int main(void)
         cmocka_unit_test(test_llama4_long_moe_layers),
         cmocka_unit_test(test_moe_key_out_of_range),
         cmocka_unit_test(test_gptj_attention),
+        cmocka_unit_test(test_parse_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,6 +96,38 @@ static void test_hostile(void **state)
     rankstats_release(&rs);
 }
 
+/* A log with more OOM events than the scan keeps (OOM_MAX_EVENTS; the
+ * rest counted in n_dropped): a rank without a kept event may have had one
+ * among the dropped, so its OOM is unknown, not "no" (bench/rankdense:
+ * 20,000 events over 512 ranks left 313 ranks saying no). */
+static void test_dropped_events_leave_oom_unknown(void **state)
+{
+    (void)state;
+    struct rankstats rs;
+    rankstats_init(&rs);
+    assert_int_equal(feed(&rs, "[rank0]:torch.OutOfMemoryError: CUDA out of memory."), 0);
+    assert_int_equal(feed(&rs, "[rank1]:step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB"), 1);
+    struct oom_event ev = {.gpu_oom = true, .rank = 0, .line = 1, .stage = OOM_STAGE_FORWARD};
+    struct oom_report rep = {.events = &ev, .n_events = 1, .primary = 0};
+    rankstats_finish(&rs, &rep); /* every event kept: rank 1 had none */
+    assert_true(rs.r[0].oom);
+    assert_false(rs.r[0].oom_unknown);
+    assert_false(rs.r[1].oom);
+    assert_false(rs.r[1].oom_unknown);
+    rankstats_release(&rs);
+
+    rankstats_init(&rs);
+    feed(&rs, "[rank0]:torch.OutOfMemoryError: CUDA out of memory.");
+    feed(&rs, "[rank1]:step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB");
+    rep.n_dropped = 3; /* events past the cap: rank 1's may be among them */
+    rankstats_finish(&rs, &rep);
+    assert_true(rs.r[0].oom);
+    assert_false(rs.r[0].oom_unknown);
+    assert_false(rs.r[1].oom);
+    assert_true(rs.r[1].oom_unknown);
+    rankstats_release(&rs);
+}
+
 /* srun --label's "N: " is a rank only where another line within
  * MSG_TASK_LABEL_LINES carries the same label (msg.h, the rule diagnose's
  * scan applies): a user's numbered list has each number once. */
@@ -201,6 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ranks_attempts_and_exits),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_dropped_events_leave_oom_unknown),
         cmocka_unit_test(test_numbered_list_no_ranks),
         cmocka_unit_test(test_padded_srun_labels),
         cmocka_unit_test(test_srun_labels_decided_in_order),
