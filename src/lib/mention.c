@@ -1137,6 +1137,29 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
     return best;
 }
 
+/* The device's memory in words (mention_device_memory): 显存, the Chinese
+ * for video memory ("显存不足"), as raw bytes. (prosecall) */
+static const char *const device_memory_cjk[] = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */, NULL};
+
+bool mention_device_memory(const char *text, size_t len)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (code_line(text, len)) return false;
+    struct words w;
+    words_read(&w, text, len);
+    bool named = false;
+    for (size_t k = 0; k < w.n; k++) {
+        if (guard_at(&w, k)) return false;
+        if (is_word(&w, k, "vram") ||
+            (memory_word(&w, k) && k > 0 && w.t[k - 1].sentence == w.t[k].sentence &&
+             device_at(&w, k - 1)))
+            named = true;
+    }
+    for (size_t j = 0; device_memory_cjk[j] && !named; j++)
+        named = memmem(text, len, device_memory_cjk[j], strlen(device_memory_cjk[j])) != NULL;
+    return named;
+}
+
 enum mention_device mention_device(const char *text, size_t len)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
