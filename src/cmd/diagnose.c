@@ -963,7 +963,10 @@ static void print_event(const struct out *o, const char *path, const struct oom_
  * what it rests on, line by line, worded as the weak evidence it is. */
 static const char *context_call_name(enum oom_context_call call)
 {
-    return call == OOM_CONTEXT_ON_GPU ? "on-gpu" : call == OOM_CONTEXT_DISCUSSED ? "discussed" : NULL;
+    return call == OOM_CONTEXT_ON_GPU      ? "on-gpu"
+           : call == OOM_CONTEXT_DISCUSSED ? "discussed"
+           : call == OOM_CONTEXT_CUT_TITLE ? "cut-title"
+                                           : NULL;
 }
 
 static void print_context(const struct out *o, const char *path, const struct oom_context *c)
@@ -973,6 +976,10 @@ static void print_context(const struct out *o, const char *path, const struct oo
     if (c->call == OOM_CONTEXT_ON_GPU) {
         snprintf(line, sizeof line, "probably a GPU OOM: named only in words, without a device; "
                  "the paste's context names the GPU or an ML run, and no host memory:");
+        para(o, "    ", "    ", line, "", "");
+    } else if (c->call == OOM_CONTEXT_CUT_TITLE) {
+        snprintf(line, sizeof line, "probably a GPU OOM: the paste ends inside a traceback, its error "
+                 "cut off, under a title that names the GPU's memory:");
         para(o, "    ", "    ", line, "", "");
     } else {
         snprintf(line, sizeof line, "%s: an OOM discussed, not failed: named only in words, in a "

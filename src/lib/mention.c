@@ -93,6 +93,26 @@ static const char *const quota_words[] = {"quota", "quotas", "429", "rate", "lim
 static const char *const generic_nouns[] = {"situations", "scenarios", "cases", "conditions",
     NULL};
 
+/* An OOM said to be fixed is a failure that is over, not this paste's: a
+ * verb of mending done (past or "after ...ing"), up to two words of its
+ * object ("the", "this", "my") between it and the OOM words: "After fixing
+ * the OOM, training hangs at step 3", "I solved the OOM by ...", and
+ * Chinese 修复了/解决了 (fixed/solved, with 了 marking it done) glued before
+ * them: "修复了oom问题后，还遇到一个情况是程序直接在deepspeed初始化阶段跳出了"
+ * (after fixing the OOM problem, the program quits in DeepSpeed's
+ * initialization: stanleylsx/llms_tool#46 = heldout40 h40-01, a look-alike).
+ * The OOM must be the verb's object: "On fixing that, there is a CUDA out
+ * of memory error" (heldout28 h28-97, a GPU OOM) is not; a request ("how
+ * to fix the OOM", the verb's base form) stays a failure; a denial
+ * ("haven't solved the OOM", "none resolved the OOM") is msg_denied's and
+ * names no failure either way. (prosecall) */
+static const char *const mended_verbs[] = {"fixed", "solved", "resolved", NULL};
+static const char *const mending_verbs[] = {"fixing", "solving", "resolving", NULL};
+static const char *const mended_objects[] = {"the", "this", "that", "my", "our", "an", "a",
+    "these", "those", "cuda", "gpu", NULL};
+static const char *const mended_cjk[] = {"\xe4\xbf\xae\xe5\xa4\x8d\xe4\xba\x86" /* 修复了 */,
+    "\xe8\xa7\xa3\xe5\x86\xb3\xe4\xba\x86" /* 解决了 */, NULL};
+
 /* Guards: a sentence with one of these words names no GPU OOM. Host memory
  * and its killer ("Ram out of memory ... 64G RAM", "CPU OOM", "OOM killer",
  * "out of shared memory", "Java heap"); an OOM caught and retried or
@@ -1002,6 +1022,28 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
 #undef SAME
 }
 
+/* Is the OOM concept starting at word k said to be fixed (mended_verbs)? */
+static bool mended(const struct words *w, size_t k)
+{
+    unsigned s = w->t[k].sentence;
+    size_t j = k;
+    for (int skip = 0; j > 0 && w->t[j - 1].sentence == s && skip < 2 &&
+                       in_set(w, j - 1, mended_objects);
+         skip++)
+        j--;
+    const char *p = w->text;
+    size_t a = w->t[j].run_at;
+    while (a > 0 && p[a - 1] == ' ') a--;
+    for (size_t c = 0; mended_cjk[c]; c++) {
+        size_t m = strlen(mended_cjk[c]);
+        if (a >= m && !memcmp(p + a - m, mended_cjk[c], m)) return true;
+    }
+    if (j == 0 || w->t[j - 1].sentence != s) return false;
+    if (in_set(w, j - 1, mended_verbs)) return true;
+    return in_set(w, j - 1, mending_verbs) && j >= 2 && w->t[j - 2].sentence == s &&
+           is_word(w, j - 2, "after");
+}
+
 bool mention_seeded(const char *text, size_t len)
 {
     if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
@@ -1064,6 +1106,7 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
         unsigned s = w.t[k].sentence;
         if (last + 1 < w.n && w.t[last + 1].sentence == s && in_set(&w, last + 1, generic_nouns))
             continue;
+        if (mended(&w, k)) continue;
         if (!have_read || read_s != s) {
             device = guard = false;
             for (size_t i = 0; i < w.n; i++) {
@@ -1092,6 +1135,29 @@ enum mention_kind mention_read(const char *text, size_t len, struct mention_hit 
         }
     }
     return best;
+}
+
+/* The device's memory in words (mention_device_memory): 显存, the Chinese
+ * for video memory ("显存不足"), as raw bytes. (prosecall) */
+static const char *const device_memory_cjk[] = {"\xe6\x98\xbe\xe5\xad\x98" /* 显存 */, NULL};
+
+bool mention_device_memory(const char *text, size_t len)
+{
+    if (len > MENTION_LINE_MAX) len = MENTION_LINE_MAX;
+    if (code_line(text, len)) return false;
+    struct words w;
+    words_read(&w, text, len);
+    bool named = false;
+    for (size_t k = 0; k < w.n; k++) {
+        if (guard_at(&w, k)) return false;
+        if (is_word(&w, k, "vram") ||
+            (memory_word(&w, k) && k > 0 && w.t[k - 1].sentence == w.t[k].sentence &&
+             device_at(&w, k - 1)))
+            named = true;
+    }
+    for (size_t j = 0; device_memory_cjk[j] && !named; j++)
+        named = memmem(text, len, device_memory_cjk[j], strlen(device_memory_cjk[j])) != NULL;
+    return named;
 }
 
 enum mention_device mention_device(const char *text, size_t len)

@@ -55,6 +55,13 @@ struct mention_line {
 void mention_line_read(const char *text, size_t len, bool device, bool machine,
                        struct mention_line *line);
 
+/* Does the line name the device's memory, OOM words or not: a device word
+ * right before a memory word ("GPU memory", "CUDA memory", "video
+ * memory"), "VRAM", 显存; no guard's word on the line (host memory, a
+ * killer, a retry, a hypothetical, code)? An issue's title "Hign GPU memory
+ * requirement" over a traceback the paste cuts before its error (scan.c). */
+bool mention_device_memory(const char *text, size_t len);
+
 /* Does the sentence going on at text[end] end in a question mark ("?",
  * "？")? */
 bool mention_question(const char *text, size_t len, size_t end);

@@ -105,6 +105,7 @@ enum oom_context_call {
     OOM_CONTEXT_NONE,
     OOM_CONTEXT_ON_GPU,    /* device-less OOM words; the paste's context names the GPU */
     OOM_CONTEXT_DISCUSSED, /* OOM words in a change or discussion: no failure of this log */
+    OOM_CONTEXT_CUT_TITLE, /* a traceback cut before its error under a title naming the GPU's memory */
 };
 
 #define OOM_CONTEXT_EVIDENCE 6
