@@ -523,7 +523,14 @@ int cmd_ps(int argc, char **argv)
         nvml_close(nv);
         return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);
     }
-    if (o.kill_pid > 0 && nvml_gpu_missing(o.gpu, (unsigned)s.n, &err)) {
+    if (s.n == 0 && o.gpu < 0 && o.kill_pid <= 0) {
+        /* NVML answers but lists no GPU: as good as none (exit 4), not an
+         * empty table that exits 0 */
+        const char *why = "NVML answers but sees no GPU (nvidia-smi would say 'No devices were found')";
+        if (o.json) json_no_nvml(&o, why);
+        fprintf(stderr, "oomlab ps: %s; no GPU memory to show\n", why);
+        rc = EXIT_NO_NVML;
+    } else if (o.kill_pid > 0 && nvml_gpu_missing(o.gpu, (unsigned)s.n, &err)) {
         rc = cmd_fail("ps", &err, EXIT_USAGE);
     } else if (o.kill_pid > 0) {
         rc = do_kill(nv, &s, &o);
