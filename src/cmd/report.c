@@ -929,6 +929,16 @@ static int parse(int argc, char **argv, struct opts *o)
     int first_arg, rc = cmd_options(&opt_table, argc, argv, o, &first_arg);
     if (rc != CMD_CONTINUE) return rc;
     for (int i = first_arg; i < argc; i++) {
+        bool again = false; /* a run drawn twice compares with itself: once is enough */
+        for (size_t k = 0; k < o->n_ids && !again; k++)
+            again = strcmp(o->ids[k], argv[i]) == 0;
+        int seen = 0; /* said once per id, however often it repeats */
+        for (int k = first_arg; k < i; k++)
+            seen += strcmp(argv[k], argv[i]) == 0;
+        if (again) {
+            if (seen == 1) fprintf(stderr, "oomlab report: note: '%s' is given more than once; drawn once\n", argv[i]);
+            continue;
+        }
         if (o->n_ids == MAX_RUNS) return cmd_usage_error("report", "at most %d runs in one report", MAX_RUNS);
         o->ids[o->n_ids++] = argv[i];
     }
