@@ -53,6 +53,10 @@ static const struct rc_rule rc_rules[] = {
     {"context_length", F_SEQ, K_POS_INT, NULL},
     {"sequence_len", F_SEQ, K_POS_INT, NULL},
     {"max_position", F_SEQ, K_POS_INT, NULL},
+    /* LLaMA-Factory's "cutoff length of the tokenized inputs" (its YAML
+     * configs' cutoff_len: 2048; hiyouga/LLaMA-Factory:
+     * src/llamafactory/hparams/data_args.py@072bfe29) */
+    {"cutoff_len", F_SEQ, K_POS_INT, NULL},
     {"dtype", F_DTYPE, K_DTYPE, NULL},
     {"torch_dtype", F_DTYPE, K_DTYPE, NULL},
     {"precision", F_DTYPE, K_DTYPE, NULL},

@@ -37,7 +37,7 @@ static void test_every_alias(void **state)
                                         "batch_size", "train_micro_batch_size_per_gpu", "bs"};
     static const char *const seq[] = {"max_seq_len", "seq_len", "seq_length", "max_seq_length",
                                       "block_size", "max_length", "context_length",
-                                      "sequence_len", "max_position"};
+                                      "sequence_len", "max_position", "cutoff_len"};
     static const char *const accum[] = {"grad_accum_steps", "gradient_accumulation_steps",
                                         "accumulate_grad_batches", "grad_accum"};
     static const char *const ckpt[] = {"gradient_checkpointing", "grad_ckpt",
