@@ -3,6 +3,7 @@
  * table of rules (key -> field, value kind); the first occurrence of a field
  * in document order wins; keys not in the table are kept in `extra`. */
 #include "lib/runcfg.h"
+#include "lib/textenc.h"
 #include "lib/strbuf.h"
 
 #include <ctype.h>
@@ -786,6 +787,9 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
 {
     if (!name) name = "config";
     if (!text) len = 0;
+    char wide[512];
+    if (textenc_wide_message(text, len, name, "a run config", wide, sizeof wide))
+        return oomlab_err_set(err, "%s: %s", name, wide);
     const char *nul = text ? memchr(text, '\0', len) : NULL;
     if (nul) {
         long line, col;
