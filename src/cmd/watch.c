@@ -112,6 +112,17 @@ static int parse(int argc, char **argv, struct watch_opts *o)
     if (rc != CMD_CONTINUE) return rc;
     if (first < argc) return cmd_usage_error("watch", "unexpected argument '%s'", argv[first]);
     if (o->dcgm && !o->prom) return cmd_usage_error("watch", "--prom-dcgm goes with --prom FILE");
+    /* run --prom takes the textfile collector's directory; watch writes one
+     * file: name the file that would do, not only refuse */
+    struct stat st;
+    for (int k = 0; k < 2; k++) {
+        const char *path = k ? o->csv : o->prom;
+        if (path && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return cmd_usage_error("watch", "%s %s: is a directory; watch writes one file: name it, e.g. "
+                                   "%s %s%s%s", k ? "--csv" : "--prom", path, k ? "--csv" : "--prom",
+                                   path, path[strlen(path) - 1] == '/' ? "" : "/",
+                                   k ? "mem.csv" : "oomlab_watch.prom");
+    }
     /* only ever replace or truncate a regular file (issue 11: --prom /dev/full) */
     if ((o->prom && filerepl_check(o->prom, "--prom", &err) < 0) ||
         (o->csv && filerepl_check(o->csv, "--csv", &err) < 0))
@@ -119,7 +130,6 @@ static int parse(int argc, char **argv, struct watch_opts *o)
     /* --csv truncates FILE: one with something in it (an earlier watch's
      * log, anyone's notes) is replaced only with --force, as run replaces a
      * taken id. */
-    struct stat st;
     if (o->csv && !o->force && lstat(o->csv, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
         return cmd_usage_error("watch", "--csv %s: the file exists (%lld bytes) and would be "
                                "replaced; choose another path or pass --force",
