@@ -83,6 +83,13 @@ bool textenc_wide_message(const char *text, size_t len, const char *file, const 
     if (out_size) out[0] = '\0';
     struct wide w;
     if (!text || !sniff((const unsigned char *)text, len, &w)) return false;
+    if (!file) { /* standard input: the conversion goes into the pipe */
+        snprintf(out, out_size,
+                 "%s text (%s), not UTF-8 as %s must be; convert it on the way in: "
+                 "... | iconv -f %s -t UTF-8 | oomlab ...",
+                 w.name, w.bom ? "with a byte order mark" : "no byte order mark", what, w.iconv);
+        return true;
+    }
     char q[1024];
     shell_word(file, q, sizeof q);
     snprintf(out, out_size,

@@ -14,7 +14,8 @@
  * must be; convert it: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8 && mv FILE.utf8 FILE" (FILE
  * quoted for the shell where it needs to be; cut to fit, always
  * NUL-terminated) and returns true; false leaves out "". what names the
- * reader's kind of file ("a run config"). */
+ * reader's kind of file ("a run config"); file NULL (standard input) gets
+ * "... | iconv -f UTF-16 -t UTF-8 | oomlab ..." instead. */
 bool textenc_wide_message(const char *text, size_t len, const char *file, const char *what,
                           char *out, size_t out_size);
 

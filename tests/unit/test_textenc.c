@@ -37,6 +37,9 @@ static void test_utf16_named_with_iconv(void **state)
     /* a name the shell would split is quoted, a quote in it too */
     assert_true(MSG("\xff\xfe" "a\0", "my run's.yaml"));
     assert_non_null(strstr(out, "iconv -f UTF-16 -t UTF-8 'my run'\\''s.yaml' > 'my run'\\''s.yaml'.utf8"));
+    /* standard input: the conversion goes into the pipe */
+    assert_true(MSG("\xff\xfe" "a\0", NULL));
+    assert_non_null(strstr(out, "convert it on the way in: ... | iconv -f UTF-16 -t UTF-8 | oomlab ..."));
 }
 
 static void test_not_wide(void **state)
