@@ -302,7 +302,11 @@ static const struct opt_spec specs[] = {
     {.name = "json", .help = "JSON, schema oomlab.compare.v1 (docs/table.md)", OPT_FIELD(struct compare_cli, json)},
     {0},
 };
-static const struct opt_table opt_table = {.command = "compare", .usage = usage_head, .spec = specs};
+static const char usage_tail[] =
+    "\nExit: 0 compared, 2 no ledger, a run not in it, the same run twice or usage,\n"
+    "3 cannot write.\n";
+static const struct opt_table opt_table = {.command = "compare", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
 CMD_OPTIONS(cmd_compare_options, opt_table)
 
 /* The same run id twice: a run against itself always "changes nothing",
