@@ -257,6 +257,13 @@ static int load_config(struct probe_cli *cli)
         if (*warning) fprintf(stderr, "oomlab probe: warning: --set %s\n", warning);
     }
     runcfg_rendered_release(&rendered);
+    if (rc == 0 && cli->search.max >= 0) {
+        /* the largest trial's config too: --max 99999999999 stopped the probe
+         * mid-way ("device_batch_size value ... is absurd") after real trials */
+        rc = trial_config(cli, cli->search.max, &cfg, NULL, &err);
+        runcfg_release(&cfg);
+        if (rc < 0) return cmd_usage_error("probe", "--max %ld: %s", cli->search.max, err.msg);
+    }
     char note[256];
     runcfg_record_only_note(cli->sets.n, used ? 0 : cli->sets.n, false, note, sizeof note);
     if (rc == 0 && *note) fprintf(stderr, "oomlab probe: note: %s\n", note);
