@@ -297,12 +297,11 @@ static void json_line(struct watch *w, const struct gpusnap *s, FILE *f)
 }
 
 /* --json without NVML: one line that says so, for scripts that parse stdout. */
-static void json_no_nvml(const char *why)
+static void json_error_line(const char *msg)
 {
-    char now[40], msg[600];
+    char now[40];
     struct json j;
     iso_time(now, sizeof now);
-    snprintf(msg, sizeof msg, "NVML not available: %s", why);
     json_init(&j, stdout, false);
     json_obj_begin(&j);
     json_key(&j, "schema"), json_str(&j, "oomlab.watch.v1");
@@ -312,6 +311,13 @@ static void json_no_nvml(const char *why)
     json_obj_end(&j);
     json_finish(&j);
     fflush(stdout);
+}
+
+static void json_no_nvml(const char *why)
+{
+    char msg[600];
+    snprintf(msg, sizeof msg, "NVML not available: %s", why);
+    json_error_line(msg);
 }
 
 /* ---- files: Prometheus textfile, memory CSV ---- */
@@ -547,8 +553,8 @@ static int run_loop(struct watch *w)
  * good as no NVML, exit status 4, not an empty watch that exits 0. */
 static int no_gpu(const struct watch_opts *o)
 {
-    const char *why = "NVML answers but sees no GPU (nvidia-smi would say 'No devices were found')";
-    if (o->json) json_no_nvml(why);
+    const char *why = "no GPU: NVML answers but lists none (nvidia-smi would say 'No devices were found')";
+    if (o->json) json_error_line(why);
     fprintf(stderr, "oomlab watch: %s; no GPU memory to watch\n", why);
     return EXIT_NO_NVML;
 }

@@ -130,7 +130,7 @@ out=$(OOMLAB_FAKE_NVML_FAIL=handle1 "$OOMLAB" watch --count 2 --interval 10ms 2>
 [ $rc -eq 0 ] && ! has "$out" "could be read in any"; check "watch: one GPU read is a sample, exit 0" $? "rc=$rc" "$out"
 cp "$D/gpus" "$T/gpus.keep"; : > "$D/gpus" # NVML answers, lists no GPU
 out=$("$OOMLAB" watch --count 1 --json 2>&1); rc=$?
-[ $rc -eq 4 ] && has "$out" '"error":"NVML not available: NVML answers but sees no GPU'
+[ $rc -eq 4 ] && has "$out" '"error":"no GPU: NVML answers but lists none'
 check "watch: no GPU listed is exit 4 with a JSON error, not an empty 0" $? "rc=$rc" "$out"
 out=$("$OOMLAB" ps 2>&1); rc=$?
 [ $rc -eq 4 ] && has "$out" "No devices were found"; check "ps: no GPU listed is exit 4" $? "rc=$rc" "$out"
