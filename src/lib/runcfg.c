@@ -142,6 +142,12 @@ bool runcfg_is_model_config(const struct runcfg *cfg)
     return type && dims && cfg->device_batch_size < 0 && cfg->max_seq_len < 0;
 }
 
+bool runcfg_knows_nothing(const struct runcfg *cfg)
+{
+    return cfg->device_batch_size < 1 && cfg->max_seq_len < 1 && cfg->grad_accum < 1 && !cfg->dtype[0] &&
+           cfg->grad_ckpt < 0;
+}
+
 void runcfg_release(struct runcfg *cfg)
 {
     for (size_t i = 0; i < cfg->n_extra; i++) {
