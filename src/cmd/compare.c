@@ -302,8 +302,38 @@ static const struct opt_spec specs[] = {
     {.name = "json", .help = "JSON, schema oomlab.compare.v1 (docs/table.md)", OPT_FIELD(struct compare_cli, json)},
     {0},
 };
-static const struct opt_table opt_table = {.command = "compare", .usage = usage_head, .spec = specs};
+static const char usage_tail[] =
+    "\nExit: 0 compared, 2 no ledger, a run not in it, the same run twice or usage,\n"
+    "3 cannot write.\n";
+static const struct opt_table opt_table = {.command = "compare", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
 CMD_OPTIONS(cmd_compare_options, opt_table)
+
+/* The same run id twice: a run against itself always "changes nothing",
+ * which reads as a finding; say so instead and name the run before it in the
+ * ledger, the comparison usually meant. */
+static void same_run(const struct ledger *lg, const struct ledger_row *row, const char *dir,
+                     struct oomlab_err *err)
+{
+    /* the --dir given, so the suggestion can be pasted; quoted if the shell would split it */
+    char dir_arg[4200] = "";
+    if (strcmp(dir, ".") != 0) {
+        bool plain = strpbrk(dir, " \t\n'\"$\\`;&|<>()*?[]#~!{}") == NULL;
+        snprintf(dir_arg, sizeof dir_arg, plain ? "--dir %s " : "--dir '%s' ", dir);
+    }
+    const char *id = row->cell[LEDGER_RUN_ID];
+    const struct ledger_row *prev = NULL;
+    for (size_t i = 0; i < lg->n && &lg->rows[i] != row; i++)
+        prev = &lg->rows[i];
+    if (prev)
+        oomlab_err_set(err, "'%s' is given twice: a run compared with itself changes nothing; "
+                            "to compare it with the run before it: oomlab compare %s%s %s",
+                       id, dir_arg, prev->cell[LEDGER_RUN_ID], id);
+    else
+        oomlab_err_set(err, "'%s' is given twice: a run compared with itself changes nothing; "
+                            "give two different run ids (oomlab table lists them)",
+                       id);
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -325,6 +355,11 @@ int cmd_compare(int argc, char **argv)
         const char *gone = d.a ? argv[first_arg + 1] : argv[first_arg];
         oomlab_err_set(&err, "run '%s' is not in %s", gone, path);
         ledger_io_where_is(dir, gone, path, &err);
+        ledger_release(&lg);
+        return cmd_fail("compare", &err, EXIT_USAGE);
+    }
+    if (d.a == d.b) {
+        same_run(&lg, d.a, dir, &err);
         ledger_release(&lg);
         return cmd_fail("compare", &err, EXIT_USAGE);
     }

@@ -278,7 +278,9 @@ static const struct opt_spec specs[] = {
      .help = "print the live values of KIND, one a line (what the scripts call)"},
     {0},
 };
-static const struct opt_table opt_table = {.command = "completion", .usage = usage_head, .spec = specs};
+static const char usage_tail[] = "\nExit: 0 printed, 2 usage, 3 cannot write.\n";
+static const struct opt_table opt_table = {.command = "completion", .usage = usage_head, .epilogue = usage_tail,
+                                           .spec = specs};
 CMD_OPTIONS(cmd_completion_options, opt_table)
 
 int cmd_completion(int argc, char **argv)

@@ -121,6 +121,11 @@ static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *
                         "stored, not the training precision; the plan does not use it (oomlab estimate %s reads it)\n",
                 path, path);
         runcfg_release(cfg);
+    } else if (rc == 0 && runcfg_knows_nothing(cfg)) { /* not a silent fall back to generic examples */
+        fprintf(stderr, "oomlab diagnose: note: %s gives none of batch, sequence length, accumulation, precision "
+                        "or checkpointing (%s): the plan's examples stay generic; the keys oomlab reads and their "
+                        "aliases: docs/config.md\n",
+                path, len == 0 ? "it is empty" : "none of its keys is one oomlab reads");
     }
     return rc;
 }

@@ -211,17 +211,45 @@ static const char *writable_home(const char *dir, char *buf, size_t size, bool *
     }
 }
 
+/* What a path that is no directory is, in words. */
+static const char *file_kind(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) < 0) return "not a directory";
+    return S_ISREG(st.st_mode)    ? "a regular file"
+           : S_ISFIFO(st.st_mode) ? "a FIFO"
+           : S_ISCHR(st.st_mode)  ? "a character device"
+           : S_ISBLK(st.st_mode)  ? "a block device"
+           : S_ISSOCK(st.st_mode) ? "a socket"
+                                  : "not a directory";
+}
+
+/* DIR, or a parent of it, exists and is no directory: run cannot keep its
+ * records there nor make DIR under it. */
+static void ledger_not_dir(struct report *r, const char *dir, const char *where)
+{
+    struct finding *f;
+    if (!strcmp(where, dir)) {
+        f = add(r, "ledger", FAIL, "%s is %s, not a directory: run keeps its configs/, logs/ and "
+                                   "runs.csv in --dir", dir, file_kind(where));
+        snprintf(f->todo, sizeof f->todo, "give --dir a directory, or a new name (run makes it)");
+    } else {
+        f = add(r, "ledger", FAIL, "%s cannot be a directory: %s is %s, not a directory, so run "
+                                   "cannot make it", dir, where, file_kind(where));
+        snprintf(f->todo, sizeof f->todo, "give --dir a directory, or a new path under one");
+    }
+}
+
 static void check_ledger(struct report *r, const char *dir)
 {
     char home[PATH_MAX];
     bool is_dir;
     const char *where = writable_home(dir, home, sizeof home, &is_dir);
     if (!is_dir) {
-        struct finding *f = add(r, "ledger", FAIL, "%s is not a directory: run keeps its configs/, logs/ and "
-                                                   "runs.csv in %s", where, dir);
-        snprintf(f->todo, sizeof f->todo, "give --dir a directory (run makes it when it does not exist)");
+        ledger_not_dir(r, dir, where);
         return;
     }
+    int writable = access(where, W_OK) == 0 ? 0 : errno;
     struct ledger lg;
     char path[PATH_MAX];
     struct oomlab_err err = {{0}};
@@ -232,8 +260,10 @@ static void check_ledger(struct report *r, const char *dir)
     if (lstat(csv, &st) < 0 && lstat(shards, &st) < 0) { /* a ledger of shards only is one too */
         char near[300];
         ledgerfile_nearby(dir, NULL, near, sizeof near);
-        add(r, "ledger", OK, "no ledger in %s yet (oomlab run creates %s)%s%s", dir, csv,
-            near[0] ? "; there is one with " : "", near);
+        /* "run creates it" only where run can: else the failure below says why not */
+        if (!writable)
+            add(r, "ledger", OK, "no ledger in %s yet (oomlab run creates %s)%s%s", dir, csv,
+                near[0] ? "; there is one with " : "", near);
     } else if (ledger_io_load("doctor", dir, &lg, path, sizeof path, &err) < 0) {
         struct finding *f = add(r, "ledger", FAIL, "%s", err.msg);
         snprintf(f->todo, sizeof f->todo, "table/compare/run cannot use it; move it aside or fix it");
@@ -242,8 +272,11 @@ static void check_ledger(struct report *r, const char *dir)
             lg.n ? ", last " : "", lg.n ? lg.rows[lg.n - 1].cell[LEDGER_RUN_ID] : "");
         ledger_release(&lg);
     }
-    if (access(where, W_OK) != 0) {
-        struct finding *f = add(r, "ledger", FAIL, "%s is not writable: %s", where, strerror(errno));
+    if (writable) {
+        struct finding *f = strcmp(where, dir)
+                                ? add(r, "ledger", FAIL, "%s cannot be made: %s is not writable: %s", dir,
+                                      where, strerror(writable))
+                                : add(r, "ledger", FAIL, "%s is not writable: %s", where, strerror(writable));
         snprintf(f->todo, sizeof f->todo, "run needs to write configs/, logs/ and runs.csv: use --dir");
     }
 }

@@ -16,6 +16,7 @@
 #include "lib/lint.h"
 #include "lib/pylex.h"
 #include "lib/strbuf.h"
+#include "lib/textenc.h"
 #include "lib/units.h"
 #include "render/json.h"
 #include "sys/fsutil.h"
@@ -396,6 +397,13 @@ static void lint_text(struct lint_cli *c, const char *path, enum lint_lang lang,
     struct oomlab_err err = {{0}};
     struct lint_opts o = lang == LINT_PYTHON ? file_opts(c, file) : c->opts;
     c->files++;
+    char wide[512]; /* UTF-16 (PowerShell's >, Notepad): said as such, not "binary data" */
+    bool piped = path == c->stdin_name || !strcmp(path, STDIN_NAME);
+    if (!nb && textenc_wide_message(data, len, piped ? NULL : path,
+                                    lang == LINT_PYTHON ? "Python source" : "a script", wide, sizeof wide)) {
+        keep_error(c, path, wide, false);
+        return;
+    }
     if (lint_source(lang, data, len, &o, &r, &err) < 0) {
         keep_error(c, path, err.msg, false);
         return;
@@ -439,6 +447,11 @@ static void lint_notebook(struct lint_cli *c, const char *path, const char *data
 {
     struct lint_nb nb;
     struct oomlab_err err = {{0}};
+    char wide[512];
+    if (textenc_wide_message(data, len, path, "a notebook", wide, sizeof wide)) {
+        keep_error(c, path, wide, false);
+        return;
+    }
     if (lint_nb_extract(data, len, &nb, &err) < 0) {
         keep_error(c, path, err.msg, false);
         return;

@@ -257,6 +257,13 @@ static int load_config(struct probe_cli *cli)
         if (*warning) fprintf(stderr, "oomlab probe: warning: --set %s\n", warning);
     }
     runcfg_rendered_release(&rendered);
+    if (rc == 0 && cli->search.max >= 0) {
+        /* the largest trial's config too: --max 99999999999 stopped the probe
+         * mid-way ("device_batch_size value ... is absurd") after real trials */
+        rc = trial_config(cli, cli->search.max, &cfg, NULL, &err);
+        runcfg_release(&cfg);
+        if (rc < 0) return cmd_usage_error("probe", "--max %ld: %s", cli->search.max, err.msg);
+    }
     char note[256];
     runcfg_record_only_note(cli->sets.n, used ? 0 : cli->sets.n, false, note, sizeof note);
     if (rc == 0 && *note) fprintf(stderr, "oomlab probe: note: %s\n", note);
@@ -427,11 +434,12 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     return out;
 }
 
-/* Highest probe number used in logs/ (trial logs, claim markers); 0 none. */
-static unsigned long highest_probe_number(const char *logs)
+/* Highest probe number used in a folder (trial logs and claim markers in
+ * logs/, trial configs in configs/); 0 none. */
+static unsigned long highest_probe_number(const char *folder)
 {
     unsigned long best = 0;
-    DIR *d = opendir(logs);
+    DIR *d = opendir(folder);
     if (!d) return 0;
     for (struct dirent *e; (e = readdir(d));) {
         unsigned long n = probe_number_of(e->d_name);
@@ -455,17 +463,23 @@ static void write_marker(int fd, const struct probe_cli *cli)
     fclose(f);
 }
 
-/* Claim the next free probe number: one above the highest in logs/, taken
- * by creating logs/probeNNN.probe with O_EXCL (as run claims its ids with
- * the log), so probes started together in one directory never share one. */
+/* Claim the next free probe number: one above the highest in logs/ and
+ * configs/, taken by creating logs/probeNNN.probe with O_EXCL (as run claims
+ * its ids with the log), so probes started together in one directory never
+ * share one. */
 static int claim_probe_number(const struct probe_cli *cli, unsigned long *number,
                               struct oomlab_err *err)
 {
-    char logs[PATH_MAX], path[PATH_MAX], name[48];
+    char logs[PATH_MAX], configs[PATH_MAX], path[PATH_MAX], name[48];
     if (fsutil_join(logs, sizeof logs, cli->dir, "logs", err) < 0 ||
+        fsutil_join(configs, sizeof configs, cli->dir, "configs", err) < 0 ||
         fsutil_mkdir_p(logs, err) < 0)
         return -1;
-    unsigned long first = highest_probe_number(logs) + 1;
+    /* configs/ too: trial configs left without their logs (logs/ cleared,
+     * a copied folder) would take the first trial's id ("run id
+     * 'probe001-b1' is taken") and stop the probe before it ran */
+    unsigned long in_logs = highest_probe_number(logs), in_configs = highest_probe_number(configs);
+    unsigned long first = (in_logs > in_configs ? in_logs : in_configs) + 1;
     for (unsigned long n = first; n < first + 10000; n++) {
         snprintf(name, sizeof name, "probe%03lu.probe", n);
         if (fsutil_join(path, sizeof path, logs, name, err) < 0) return -1;

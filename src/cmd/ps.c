@@ -294,17 +294,22 @@ static void json_head(struct json *j, const struct ps_opts *o, const char *error
 }
 
 /* --json without NVML: a document that says so, for scripts that parse stdout. */
-static void json_no_nvml(const struct ps_opts *o, const char *why)
+static void json_error_doc(const struct ps_opts *o, const char *msg)
 {
     struct json j;
-    char msg[600];
-    snprintf(msg, sizeof msg, "NVML not available: %s", why);
     json_init(&j, stdout, true);
     json_head(&j, o, msg, NULL);
     json_arr_end(&j);
     json_obj_end(&j);
     json_finish(&j);
     fflush(stdout);
+}
+
+static void json_no_nvml(const struct ps_opts *o, const char *why)
+{
+    char msg[600];
+    snprintf(msg, sizeof msg, "NVML not available: %s", why);
+    json_error_doc(o, msg);
 }
 
 static int render(const struct gpusnap *s, const struct ps_opts *o)
@@ -523,7 +528,14 @@ int cmd_ps(int argc, char **argv)
         nvml_close(nv);
         return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);
     }
-    if (o.kill_pid > 0 && nvml_gpu_missing(o.gpu, (unsigned)s.n, &err)) {
+    if (s.n == 0 && o.gpu < 0 && o.kill_pid <= 0) {
+        /* NVML answers but lists no GPU: as good as none (exit 4), not an
+         * empty table that exits 0 */
+        const char *why = "no GPU: NVML answers but lists none (nvidia-smi would say 'No devices were found')";
+        if (o.json) json_error_doc(&o, why);
+        fprintf(stderr, "oomlab ps: %s; no GPU memory to show\n", why);
+        rc = EXIT_NO_NVML;
+    } else if (o.kill_pid > 0 && nvml_gpu_missing(o.gpu, (unsigned)s.n, &err)) {
         rc = cmd_fail("ps", &err, EXIT_USAGE);
     } else if (o.kill_pid > 0) {
         rc = do_kill(nv, &s, &o);

@@ -929,21 +929,40 @@ static int parse(int argc, char **argv, struct opts *o)
     int first_arg, rc = cmd_options(&opt_table, argc, argv, o, &first_arg);
     if (rc != CMD_CONTINUE) return rc;
     for (int i = first_arg; i < argc; i++) {
+        bool again = false; /* a run drawn twice compares with itself: once is enough */
+        for (size_t k = 0; k < o->n_ids && !again; k++)
+            again = strcmp(o->ids[k], argv[i]) == 0;
+        int seen = 0; /* said once per id, however often it repeats */
+        for (int k = first_arg; k < i; k++)
+            seen += strcmp(argv[k], argv[i]) == 0;
+        if (again) {
+            if (seen == 1) fprintf(stderr, "oomlab report: note: '%s' is given more than once; drawn once\n", argv[i]);
+            continue;
+        }
         if (o->n_ids == MAX_RUNS) return cmd_usage_error("report", "at most %d runs in one report", MAX_RUNS);
         o->ids[o->n_ids++] = argv[i];
     }
     return CMD_CONTINUE;
 }
 
+/* The page's file name when -o does not give one: A+B.html, A-memory.svg. */
+static int default_name(const struct opts *o, struct run *runs, size_t n, char *buf, size_t size)
+{
+    int k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && k >= 0 && (size_t)k < size; i++)
+        k += snprintf(buf + k, size - (size_t)k, "%s%s", i ? "+" : "", runs[i].id);
+    if (k >= 0 && (size_t)k < size)
+        k += snprintf(buf + k, size - (size_t)k, o->svg ? "-%s.svg" : ".html", o->svg ? o->svg : "");
+    return k < 0 || (size_t)k >= size ? -1 : 0;
+}
+
 static int default_out(const struct opts *o, struct run *runs, size_t n, char *buf, size_t size, struct oomlab_err *err)
 {
-    char dir[4096];
+    char dir[4096], name[2048];
+    if (default_name(o, runs, n, name, sizeof name) < 0) return oomlab_err_set(err, "report path too long");
     if (fsutil_join(dir, sizeof dir, o->dir, "reports", err) < 0 || fsutil_mkdir_p(dir, err) < 0) return -1;
-    int k = snprintf(buf, size, "%s/", dir);
-    for (size_t i = 0; i < n && k > 0 && (size_t)k < size; i++)
-        k += snprintf(buf + k, size - (size_t)k, "%s%s", i ? "+" : "", runs[i].id);
-    if (k > 0 && (size_t)k < size)
-        k += snprintf(buf + k, size - (size_t)k, o->svg ? "-%s.svg" : ".html", o->svg ? o->svg : "");
+    int k = snprintf(buf, size, "%s/%s", dir, name);
     if (k < 0 || (size_t)k >= size) return oomlab_err_set(err, "report path too long");
     return 0;
 }
@@ -1084,6 +1103,17 @@ int cmd_report(int argc, char **argv)
         if (fclose(f) != 0 || r < 0) rc = cmd_fail("report", &(struct oomlab_err){"out of memory"}, EXIT_ERROR);
     }
     char out[4096];
+    struct stat st;
+    if (rc == EXIT_OK && o.out && stat(o.out, &st) == 0 && S_ISDIR(st.st_mode)) {
+        /* -o DIR: the file to name in it, as `cp` would place it */
+        char name[2048];
+        if (default_name(&o, runs, n, name, sizeof name) == 0)
+            oomlab_err_set(&err, "-o %s: is a directory; name the file, e.g. -o %s%s%s", o.out, o.out,
+                           o.out[strlen(o.out) - 1] == '/' ? "" : "/", name);
+        else
+            oomlab_err_set(&err, "-o %s: is a directory; name the file", o.out);
+        rc = cmd_fail("report", &err, EXIT_USAGE);
+    }
     if (rc == EXIT_OK) {
         if (o.out) snprintf(out, sizeof out, "%s", o.out);
         if ((!o.out && default_out(&o, runs, n, out, sizeof out, &err) < 0) || write_out(out, data, len, &err) < 0)

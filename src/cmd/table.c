@@ -31,7 +31,8 @@ static const char usage_head[] =
     "\n";
 static const char usage_tail[] =
     "A job's ranks (srun oomlab run, or oomlab run -- torchrun) are one row:\n"
-    "the worst rank's peak, which rank that was (worst), and how many ranks.\n";
+    "the worst rank's peak, which rank that was (worst), and how many ranks.\n\n"
+    "Exit: 0 shown, 2 no ledger, a RUN_ID not in it or usage, 3 cannot write.\n";
 
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_PLOT };
 enum { COL_PCT = -1, COL_EDGE = -2, COL_PEAK = -3 };

@@ -50,6 +50,8 @@ struct watch {
     bool tty, utf8, color;
     bool reader_gone; /* stdout answered EPIPE */
     long long ticks;
+    long long read_ticks;   /* samples in which some GPU's memory was read */
+    char last_error[512];   /* the latest GPU error, said if no sample ever read */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -66,8 +68,8 @@ static const char usage_head[] =
     "of the recent window and the top processes. Redraws in place on a terminal,\n"
     "plain lines otherwise; Ctrl-C or SIGTERM quits cleanly.\n\n";
 static const char usage_tail[] =
-    "\nExit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written,\n"
-    "4 no NVML (no driver or GPU).\n";
+    "\nExit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written or\n"
+    "no sample read any GPU, 4 no NVML (no driver or GPU).\n";
 
 static int parse_count(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
@@ -110,6 +112,17 @@ static int parse(int argc, char **argv, struct watch_opts *o)
     if (rc != CMD_CONTINUE) return rc;
     if (first < argc) return cmd_usage_error("watch", "unexpected argument '%s'", argv[first]);
     if (o->dcgm && !o->prom) return cmd_usage_error("watch", "--prom-dcgm goes with --prom FILE");
+    /* run --prom takes the textfile collector's directory; watch writes one
+     * file: name the file that would do, not only refuse */
+    struct stat st;
+    for (int k = 0; k < 2; k++) {
+        const char *path = k ? o->csv : o->prom;
+        if (path && lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return cmd_usage_error("watch", "%s %s: is a directory; watch writes one file: name it, e.g. "
+                                   "%s %s%s%s", k ? "--csv" : "--prom", path, k ? "--csv" : "--prom",
+                                   path, path[strlen(path) - 1] == '/' ? "" : "/",
+                                   k ? "mem.csv" : "oomlab_watch.prom");
+    }
     /* only ever replace or truncate a regular file (issue 11: --prom /dev/full) */
     if ((o->prom && filerepl_check(o->prom, "--prom", &err) < 0) ||
         (o->csv && filerepl_check(o->csv, "--csv", &err) < 0))
@@ -117,7 +130,6 @@ static int parse(int argc, char **argv, struct watch_opts *o)
     /* --csv truncates FILE: one with something in it (an earlier watch's
      * log, anyone's notes) is replaced only with --force, as run replaces a
      * taken id. */
-    struct stat st;
     if (o->csv && !o->force && lstat(o->csv, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
         return cmd_usage_error("watch", "--csv %s: the file exists (%lld bytes) and would be "
                                "replaced; choose another path or pass --force",
@@ -285,12 +297,11 @@ static void json_line(struct watch *w, const struct gpusnap *s, FILE *f)
 }
 
 /* --json without NVML: one line that says so, for scripts that parse stdout. */
-static void json_no_nvml(const char *why)
+static void json_error_line(const char *msg)
 {
-    char now[40], msg[600];
+    char now[40];
     struct json j;
     iso_time(now, sizeof now);
-    snprintf(msg, sizeof msg, "NVML not available: %s", why);
     json_init(&j, stdout, false);
     json_obj_begin(&j);
     json_key(&j, "schema"), json_str(&j, "oomlab.watch.v1");
@@ -300,6 +311,13 @@ static void json_no_nvml(const char *why)
     json_obj_end(&j);
     json_finish(&j);
     fflush(stdout);
+}
+
+static void json_no_nvml(const char *why)
+{
+    char msg[600];
+    snprintf(msg, sizeof msg, "NVML not available: %s", why);
+    json_error_line(msg);
 }
 
 /* ---- files: Prometheus textfile, memory CSV ---- */
@@ -444,6 +462,19 @@ static int write_csv(struct watch *w, const struct gpusnap *s, struct oomlab_err
 
 /* ---- the loop ---- */
 
+/* Counts the samples that read any GPU's memory, and keeps the latest error:
+ * a watch in which every sample failed has watched nothing and says so. */
+static void note_reads(struct watch *w, const struct gpusnap *s)
+{
+    bool any = false;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->gpus[i].ok) any = true;
+        else if (s->gpus[i].error[0])
+            snprintf(w->last_error, sizeof w->last_error, "%s", s->gpus[i].error);
+    }
+    if (any) w->read_ticks++;
+}
+
 /* One tick: sample, track, render, write files. -1 stops the loop. */
 static int tick(struct watch *w, struct oomlab_err *err)
 {
@@ -451,6 +482,7 @@ static int tick(struct watch *w, struct oomlab_err *err)
     struct gpusnap_opts so = {.gpu = w->o.gpu, .idle_after_s = 0, .details = false};
     if (gpusnap_take(w->nv, &so, &s, err) < 0) return -1;
     track(w, &s);
+    note_reads(w, &s);
     int rc = 0;
     if (w->o.json)
         json_line(w, &s, stdout);
@@ -507,7 +539,24 @@ static int run_loop(struct watch *w)
     if (w->tty) fputs("\033[?7h\033[?25h\n", stdout);
     fflush(stdout);
     if (rc) fprintf(stderr, "oomlab watch: %s; stopping\n", err.msg);
+    if (rc == EXIT_OK && w->ticks > 0 && w->read_ticks == 0) {
+        fprintf(stderr,
+                "oomlab watch: no GPU's memory could be read in any of the %lld sample%s (last "
+                "error: %s); try nvidia-smi to see whether the driver answers\n",
+                w->ticks, w->ticks == 1 ? "" : "s", w->last_error[0] ? w->last_error : "unknown");
+        rc = EXIT_ERROR;
+    }
     return rc;
+}
+
+/* NVML answers but lists no GPU (nvidia-smi: "No devices were found"): as
+ * good as no NVML, exit status 4, not an empty watch that exits 0. */
+static int no_gpu(const struct watch_opts *o)
+{
+    const char *why = "no GPU: NVML answers but lists none (nvidia-smi would say 'No devices were found')";
+    if (o->json) json_error_line(why);
+    fprintf(stderr, "oomlab watch: %s; no GPU memory to watch\n", why);
+    return EXIT_NO_NVML;
 }
 
 static int open_csv(struct watch *w, int argc, char **argv, struct oomlab_err *err)
@@ -539,6 +588,10 @@ int cmd_watch(int argc, char **argv)
     }
     unsigned count;
     rc = nvml_count(w.nv, &count, &err) < 0 ? EXIT_ERROR : EXIT_OK;
+    if (rc == EXIT_OK && count == 0) {
+        nvml_close(w.nv);
+        return no_gpu(&w.o);
+    }
     if (rc == EXIT_OK && nvml_gpu_missing(w.o.gpu, count, &err)) rc = EXIT_USAGE;
     if (rc != EXIT_OK) {
         nvml_close(w.nv);

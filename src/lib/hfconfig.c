@@ -1,6 +1,7 @@
 /* hfconfig: config.json keys differ by family (n_embd vs hidden_size vs
  * d_model); one table of key aliases per field, walked in order. */
 #include "lib/hfconfig.h"
+#include "lib/textenc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -373,6 +374,18 @@ static json_object *parse_json(const char *text, size_t len, const char *file,
     /* transformers reads config.json with open(encoding="utf-8") and
      * json.loads, which refuses a BOM too ("Unexpected UTF-8 BOM"): say what
      * the invisible bytes are, not "unexpected character" at 1:1. */
+    size_t blank = 0;
+    while (blank < len && strchr(" \t\r\n", text[blank])) blank++;
+    if (blank == len) { /* not "1:1: unexpected end of JSON" */
+        oomlab_err_set(err, "%s: empty file (%zu bytes%s), not a config.json", file, len,
+                       len ? ", all blank" : "");
+        return NULL;
+    }
+    char wide[512];
+    if (textenc_wide_message(text, len, file, "a config.json", wide, sizeof wide)) {
+        oomlab_err_set(err, "%s: %s", file, wide);
+        return NULL;
+    }
     if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
         oomlab_err_at(err, file, 1, 1, "starts with a UTF-8 byte-order mark (EF BB BF), which transformers' "
                       "json.loads refuses too: save it as UTF-8 without a BOM");

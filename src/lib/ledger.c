@@ -3,6 +3,7 @@
  * machine that never fails on content (a ledger a person edited must
  * still read). */
 #include "lib/ledger.h"
+#include "lib/textenc.h"
 #include "lib/runcfg.h"
 #include "lib/strbuf.h"
 
@@ -649,6 +650,10 @@ static int stream_head(struct ledger_stream *s, const char *text, size_t len, bo
 
 int ledger_stream_feed(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err)
 {
+    char wide[512]; /* a spreadsheet's "Unicode Text" save: UTF-16, not a crash's zeros */
+    if (!s->started && !s->head_len &&
+        textenc_wide_message(text, len, s->rd.name, "a ledger", wide, sizeof wide))
+        return oomlab_err_set(err, "%s: %s", s->rd.name, wide);
     if (check_nul(s, text, len, err) < 0) return -1;
     return s->started ? stream_bytes(s, text, len, err) : stream_head(s, text, len, false, err);
 }

@@ -475,7 +475,9 @@ static plan_needs needs_met(const struct oom_event *e, const struct verdicts *v,
     if (cfg && cfg->device_batch_size > 1) m |= N_CFG_BATCH;
     if (!cfg || cfg->device_batch_size < 1) m |= N_NO_CFG_BATCH;
     if (cfg && cfg->max_seq_len > 1) m |= N_CFG_SEQ;
-    else m |= N_NO_CFG_SEQ;
+    /* max_seq_len 1: nothing to shorten, as batch 1 has nothing to halve (the
+     * generic "e.g. 2048 -> 1024" would ignore the config it was given) */
+    if (!cfg || cfg->max_seq_len < 1) m |= N_NO_CFG_SEQ;
     if (!cfg || cfg->grad_ckpt != 1) m |= N_NO_CKPT;
     if (!cfg || !lowp(cfg->dtype)) m |= N_NO_LOWP;
     if (!expandable) m |= N_NO_EXPAND;

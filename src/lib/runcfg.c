@@ -3,6 +3,7 @@
  * table of rules (key -> field, value kind); the first occurrence of a field
  * in document order wins; keys not in the table are kept in `extra`. */
 #include "lib/runcfg.h"
+#include "lib/textenc.h"
 #include "lib/strbuf.h"
 
 #include <ctype.h>
@@ -53,6 +54,10 @@ static const struct rc_rule rc_rules[] = {
     {"context_length", F_SEQ, K_POS_INT, NULL},
     {"sequence_len", F_SEQ, K_POS_INT, NULL},
     {"max_position", F_SEQ, K_POS_INT, NULL},
+    /* LLaMA-Factory's "cutoff length of the tokenized inputs" (its YAML
+     * configs' cutoff_len: 2048; hiyouga/LLaMA-Factory:
+     * src/llamafactory/hparams/data_args.py@072bfe29) */
+    {"cutoff_len", F_SEQ, K_POS_INT, NULL},
     {"dtype", F_DTYPE, K_DTYPE, NULL},
     {"torch_dtype", F_DTYPE, K_DTYPE, NULL},
     {"precision", F_DTYPE, K_DTYPE, NULL},
@@ -135,6 +140,12 @@ bool runcfg_is_model_config(const struct runcfg *cfg)
         dims |= !strcmp(cfg->extra[i].key, "hidden_size") || !strcmp(cfg->extra[i].key, "num_hidden_layers");
     }
     return type && dims && cfg->device_batch_size < 0 && cfg->max_seq_len < 0;
+}
+
+bool runcfg_knows_nothing(const struct runcfg *cfg)
+{
+    return cfg->device_batch_size < 1 && cfg->max_seq_len < 1 && cfg->grad_accum < 1 && !cfg->dtype[0] &&
+           cfg->grad_ckpt < 0;
 }
 
 void runcfg_release(struct runcfg *cfg)
@@ -782,6 +793,9 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
 {
     if (!name) name = "config";
     if (!text) len = 0;
+    char wide[512];
+    if (textenc_wide_message(text, len, name, "a run config", wide, sizeof wide))
+        return oomlab_err_set(err, "%s: %s", name, wide);
     const char *nul = text ? memchr(text, '\0', len) : NULL;
     if (nul) {
         long line, col;

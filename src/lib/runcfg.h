@@ -50,6 +50,10 @@ void runcfg_release(struct runcfg *cfg);
  * num_hidden_layers at the top) and no batch or sequence length: not a
  * run's config, and its torch_dtype is how the weights are stored. */
 bool runcfg_is_model_config(const struct runcfg *cfg);
+/* None of the fields the plan and the ledger use is known (an empty file,
+ * or only keys oomlab does not read): batch, sequence length, accumulation,
+ * precision, checkpointing. */
+bool runcfg_knows_nothing(const struct runcfg *cfg);
 
 /* The alias table, for --set checks: the ledger column a key's value is
  * (0 batch, 1 seq, 2 dtype, 3 accum, 4 ckpt) or -1 (unknown keys, and the

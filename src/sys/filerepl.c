@@ -1,5 +1,6 @@
 /* filerepl: temp file + rename (see filerepl.h). */
 #include "sys/filerepl.h"
+#include "sys/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +25,8 @@ int filerepl_check(const char *path, const char *what, struct oomlab_err *err)
     struct stat st;
     if (lstat(path, &st) < 0) {
         if (errno == ENOENT) return 0; /* a new file */
-        return oomlab_err_set(err, "%s %s: %s", what, path, strerror(errno));
+        char why[4200];
+        return oomlab_err_set(err, "%s %s: %s", what, path, fsutil_why(path, errno, why, sizeof why));
     }
     if (S_ISREG(st.st_mode)) return 0;
     const char *words = "not a regular file";

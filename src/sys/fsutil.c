@@ -201,6 +201,37 @@ static void fsync_parent(const char *path)
     }
 }
 
+/* A file type in words: "a regular file", "a character device", ... */
+static const char *type_words(mode_t mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFREG: return "a regular file";
+    case S_IFIFO: return "a FIFO";
+    case S_IFCHR: return "a character device";
+    case S_IFBLK: return "a block device";
+    case S_IFSOCK: return "a socket";
+    case S_IFLNK: return "a symbolic link";
+    default: return "not a directory";
+    }
+}
+
+const char *fsutil_why(const char *path, int errnum, char *buf, size_t size)
+{
+    if (errnum != ENOTDIR || !path) return strerror(errnum);
+    char p[PATH_MAX];
+    if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) return strerror(errnum);
+    /* the shortest prefix that exists and is no directory: the one in the way */
+    for (char *s = p + 1; (s = strchr(s, '/')); *s++ = '/') {
+        *s = '\0';
+        struct stat st;
+        if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            snprintf(buf, size, "%s is %s, not a directory", p, type_words(st.st_mode));
+            return buf;
+        }
+    }
+    return strerror(errnum);
+}
+
 /* rename(2) replaces whatever has the name: only a regular file, a symbolic
  * link (the link itself, never its target) or a new name may be replaced,
  * never a device, FIFO or socket (`report -o /dev/full` run as root turned
@@ -218,7 +249,10 @@ static int replaceable(const char *path, struct oomlab_err *err)
         {S_IFSOCK, "a socket"},
     };
     struct stat st;
-    if (lstat(path, &st) < 0) return errno == ENOENT ? 0 : oomlab_err_set(err, "cannot write %s: %s", path, strerror(errno));
+    char why[PATH_MAX + 64];
+    if (lstat(path, &st) < 0)
+        return errno == ENOENT ? 0 : oomlab_err_set(err, "cannot write %s: %s", path,
+                                                     fsutil_why(path, errno, why, sizeof why));
     if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) return 0;
     const char *words = "not a regular file";
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
@@ -236,7 +270,10 @@ int fsutil_write_atomic(const char *path, const void *data, size_t len, struct o
     int fd = fsutil_open_write(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666, err);
     if (fd < 0) { /* name what the user asked for, not our temp name ("x.html.tmp.2539") */
         int e = errno;
-        if (e != ELOOP && e != EINVAL)
+        char why[PATH_MAX + 64];
+        if (e == ENOTDIR)
+            oomlab_err_set(err, "cannot write %s: %s", path, fsutil_why(path, e, why, sizeof why));
+        else if (e != ELOOP && e != EINVAL)
             oomlab_err_set(err, "cannot write %s: %s (in its directory: the file is written to a temp "
                                 "name there and renamed)", path, strerror(e));
         errno = e;
@@ -378,7 +415,8 @@ int fsutil_read(const char *path, size_t max, char **data, size_t *len, bool *mi
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         if (errno == ENOENT && missing) *missing = true;
-        return oomlab_err_set(err, "cannot read %s: %s", path, strerror(errno));
+        char why[PATH_MAX + 64];
+        return oomlab_err_set(err, "cannot read %s: %s", path, fsutil_why(path, errno, why, sizeof why));
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);

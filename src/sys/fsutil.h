@@ -114,6 +114,11 @@ bool fsutil_reader_gone(int fd);
  * with err ("cannot write runs.csv: Permission denied"). */
 int fsutil_check_writable(const char *path, struct oomlab_err *err);
 
+/* Why path could not be opened, for a message: for ENOTDIR the part of the
+ * path that is no directory ("runs/x.csv" under a file runs: "runs is a
+ * regular file, not a directory", written to buf), else strerror(errnum). */
+const char *fsutil_why(const char *path, int errnum, char *buf, size_t size);
+
 /* Join dir and name into buf ("dir/name", no second '/' after a dir that ends
  * in one); -1 with err when it does not fit. */
 int fsutil_join(char *buf, size_t size, const char *dir, const char *name,

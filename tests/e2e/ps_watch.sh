@@ -123,6 +123,18 @@ out=$(OOMLAB_FAKE_NVML_FAIL=procs "$OOMLAB" ps 2>&1); rc=$?
 out=$(OOMLAB_FAKE_NVML_FAIL=handle1 "$OOMLAB" ps 2>&1); rc=$?
 [ $rc -eq 3 ] && has "$out" "GPU 0  NVIDIA A100" && has "$out" "GPU 1: no handle: Insufficient Permissions (4)"
 check "ps: a GPU without permission is reported, the others still shown" $? "rc=$rc" "$out"
+out=$(OOMLAB_FAKE_NVML_FAIL=memory "$OOMLAB" watch --count 2 --interval 10ms 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "no GPU's memory could be read in any of the 2 samples" && has "$out" "GPU is lost (15)"
+check "watch: every sample failed is said, exit 3 (not a silent 0)" $? "rc=$rc" "$out"
+out=$(OOMLAB_FAKE_NVML_FAIL=handle1 "$OOMLAB" watch --count 2 --interval 10ms 2>&1); rc=$?
+[ $rc -eq 0 ] && ! has "$out" "could be read in any"; check "watch: one GPU read is a sample, exit 0" $? "rc=$rc" "$out"
+cp "$D/gpus" "$T/gpus.keep"; : > "$D/gpus" # NVML answers, lists no GPU
+out=$("$OOMLAB" watch --count 1 --json 2>&1); rc=$?
+[ $rc -eq 4 ] && has "$out" '"error":"no GPU: NVML answers but lists none'
+check "watch: no GPU listed is exit 4 with a JSON error, not an empty 0" $? "rc=$rc" "$out"
+out=$("$OOMLAB" ps 2>&1); rc=$?
+[ $rc -eq 4 ] && has "$out" "No devices were found"; check "ps: no GPU listed is exit 4" $? "rc=$rc" "$out"
+mv "$T/gpus.keep" "$D/gpus"
 
 # --- --kill refusals ----------------------------------------------------------
 gpus 0 # quiet: what is refused below is refused for its own reason

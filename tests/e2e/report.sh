@@ -166,7 +166,7 @@ mkfifo fifo.html; mkdir dir.html
 "$OOMLAB" report -o fifo.html > /dev/null 2>err; rc=$?
 check report.fifo-refused-exit3 test "$rc" -eq 3 -a -p fifo.html -a -n "$(grep 'refusing to replace fifo.html: it is a FIFO' err)"
 "$OOMLAB" report -o dir.html > /dev/null 2>err; rc=$?
-check report.dir-refused-exit3 test "$rc" -eq 3 -a -d dir.html
+check report.dir-refused-exit2-names-the-file test "$rc" -eq 2 -a -d dir.html -a -n "$(grep -e '-o dir.html: is a directory; name the file, e.g. -o dir.html/' err)"
 
 # An empty memory chart says why in the memory log's own words; a memory
 # log that is corrupt is said to be so, not "not sampled" (it was).

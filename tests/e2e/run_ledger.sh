@@ -243,10 +243,11 @@ check run.zeros-nothing-appended test "$(stat -c %s runs.csv)" -eq $((21 + 4096)
 # and run refused the training (exit 3).
 fresh strayshard
 mkdir runs.d
+"$OOMLAB" run -q --id s0 -- true 2>/dev/null
 "$OOMLAB" run -q --id s1 -- true 2>/dev/null
 mkdir runs.d/old.csv
 mkfifo runs.d/pipe.csv
-for v in table report "compare s1 s1" doctor; do
+for v in table report "compare s0 s1" doctor; do # (compare s1 s1 is a usage error since 80e6d50c)
   timeout 10 "$OOMLAB" $v >out.txt 2>err.txt; rc=$?
   set -- $v
   check run.strayshard-$1-reads test "$rc" -eq 0
@@ -257,7 +258,7 @@ timeout 10 "$OOMLAB" run -q --id s2 -- touch ran 2>err.txt; rc=$?
 check run.strayshard-run-runs test "$rc" -eq 0 -a -e ran
 check run.strayshard-run-note grep -q "^oomlab run: note: ./runs.d/.*\.csv is a" err.txt
 timeout 10 "$OOMLAB" doctor >out.txt 2>/dev/null
-check run.strayshard-doctor-counts grep -q '^ok   ledger     ./runs.d: 2 runs' out.txt
+check run.strayshard-doctor-counts grep -q '^ok   ledger     ./runs.d: 3 runs' out.txt
 timeout 10 "$OOMLAB" completion --values runids >out.txt 2>err.txt
 check run.strayshard-completion-silent test ! -s err.txt
 check run.strayshard-completion-ids grep -qx s2 out.txt

@@ -24,7 +24,10 @@ for opt in --prom --csv; do
     name=${kind%%:*}; rest=${kind#*:}; words=${rest%:*}; test_op=${rest##*:}
     [ "$name" = dev ] && [ $made_dev -eq 0 ] && { echo "# note: not root or no mknod: device case skipped"; continue; }
     out=$(timeout 10 "$OOMLAB" watch --count 1 $opt "$O/$name" 2>&1 >/dev/null); rc=$?
-    [ $rc -eq 2 ] && has "$out" "$opt $O/$name: is $words; refusing to replace it" && [ "$test_op" "$O/$name" ]
+    want="$opt $O/$name: is $words; refusing to replace it"
+    # a directory: the file to name in it (run --prom takes a directory; watch one file)
+    [ "$name" = dir ] && want="$opt $O/dir: is a directory; watch writes one file: name it, e.g. $opt $O/dir/"
+    [ $rc -eq 2 ] && has "$out" "$want" && [ "$test_op" "$O/$name" ]
     check "watch $opt refuses $words and leaves it as it was" $? "rc=$rc" "$out"
   done
 done

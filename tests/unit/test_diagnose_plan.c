@@ -147,6 +147,20 @@ static void test_plan_order_and_values(void **state)
     plan_build(&rep, &v, &cfg, &p);
     assert_int_equal(index_of(&p, "batch"), SIZE_MAX);
     assert_non_null(strstr(p.items[index_of(&p, "sequence-length")].why, "already 1"));
+    /* Sequence length 1: nothing to shorten either; not the generic
+     * "e.g. 2048 -> 1024" that ignores the config (stranger18) */
+    cfg.max_seq_len = 1;
+    plan_build(&rep, &v, &cfg, &p);
+    assert_int_equal(index_of(&p, "sequence-length"), SIZE_MAX);
+    assert_true(index_of(&p, "fallbacks") < p.n);
+    cfg.device_batch_size = 8;
+    plan_build(&rep, &v, &cfg, &p);
+    assert_int_equal(index_of(&p, "sequence-length"), SIZE_MAX);
+    assert_true(index_of(&p, "batch") < p.n);
+    cfg.max_seq_len = 0; /* unknown: the generic example */
+    plan_build(&rep, &v, &cfg, &p);
+    assert_non_null(strstr(p.items[index_of(&p, "sequence-length")].action, "e.g. 2048 -> 1024"));
+    cfg.max_seq_len = 2048;
     /* expandable_segments already set: not advised again. */
     rep.expandable_set = true;
     verdict_compute(&rep, &v);

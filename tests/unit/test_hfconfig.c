@@ -130,6 +130,13 @@ static void test_malformed_json_has_line_col(void **state)
     assert_int_equal(parse("{} trailing", &m, &err), HFCONFIG_BAD);
     assert_non_null(strstr(err.msg, "cfg.json:1:4"));
     assert_int_equal(parse("", &m, &err), HFCONFIG_BAD);
+    /* empty: said so, not "1:1: unexpected end of JSON" (stranger18) */
+    assert_string_equal(err.msg, "cfg.json: empty file (0 bytes), not a config.json");
+    assert_int_equal(parse("\n \n", &m, &err), HFCONFIG_BAD);
+    assert_string_equal(err.msg, "cfg.json: empty file (3 bytes, all blank), not a config.json");
+    /* UTF-16 (PowerShell's >): named, with the iconv line */
+    assert_int_equal(hfconfig_parse("\xff\xfe{\0}\0", 6, "cfg.json", &m, NULL, &err), HFCONFIG_BAD);
+    assert_non_null(strstr(err.msg, "cfg.json: UTF-16LE text (with a byte order mark), not UTF-8"));
     /* a BOM (Notepad's UTF-8) is named, not "unexpected character" at 1:1 */
     assert_int_equal(parse("\xef\xbb\xbf{\"model_type\": \"gpt2\"}", &m, &err), HFCONFIG_BAD);
     assert_non_null(strstr(err.msg, "byte-order mark"));

@@ -29,6 +29,28 @@ static const char *extra(const struct runcfg *cfg, const char *key)
     return NULL;
 }
 
+/* runcfg_knows_nothing: diagnose --config says so instead of a silent
+ * generic plan (stranger18); any one known field is enough. */
+static void test_knows_nothing(void **state)
+{
+    (void)state;
+    struct runcfg cfg;
+    struct oomlab_err err;
+    static const char *const nothing[] = {"", "# a comment\n", "lr: 0.001\nepochs: 3\n", "{}"};
+    for (size_t i = 0; i < sizeof nothing / sizeof nothing[0]; i++) {
+        assert_int_equal(parse(&cfg, nothing[i], &err), 0);
+        assert_true(runcfg_knows_nothing(&cfg));
+        runcfg_release(&cfg);
+    }
+    static const char *const some[] = {"bs: 2\n", "cutoff_len: 512\n", "gradient_accumulation_steps: 4\n",
+                                       "bf16: true\n", "gradient_checkpointing: false\n"};
+    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
+        assert_int_equal(parse(&cfg, some[i], &err), 0);
+        assert_false(runcfg_knows_nothing(&cfg));
+        runcfg_release(&cfg);
+    }
+}
+
 static void test_every_alias(void **state)
 {
     (void)state;
@@ -37,7 +59,7 @@ static void test_every_alias(void **state)
                                         "batch_size", "train_micro_batch_size_per_gpu", "bs"};
     static const char *const seq[] = {"max_seq_len", "seq_len", "seq_length", "max_seq_length",
                                       "block_size", "max_length", "context_length",
-                                      "sequence_len", "max_position"};
+                                      "sequence_len", "max_position", "cutoff_len"};
     static const char *const accum[] = {"grad_accum_steps", "gradient_accumulation_steps",
                                         "accumulate_grad_batches", "grad_accum"};
     static const char *const ckpt[] = {"gradient_checkpointing", "grad_ckpt",
@@ -940,6 +962,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_alias),
+        cmocka_unit_test(test_knows_nothing),
         cmocka_unit_test(test_dtype_spellings),
         cmocka_unit_test(test_booleans),
         cmocka_unit_test(test_nested_first_wins_and_extras),
