@@ -565,6 +565,47 @@ static const struct msg_clause clauses_cupy[] = {
  * stands before every failure. */
 static const struct msg_clause clauses_rmm[] = {
     {"CUDA error (failed to allocate %d bytes)", MSG_F_REQUESTED},
+    /* the pool and arena resources: "Maximum pool size exceeded (failed to
+     * allocate 2.000000 GiB): Not enough room to grow, ..." (format_bytes:
+     * std::to_string of a double and a 1024-based unit; rapidsai/rmm:cpp/src/
+     * mr/detail/pool_memory_resource_impl.cpp@5d50a37b, cpp/include/rmm/detail/
+     * format.hpp) (srcfam) */
+    {"Maximum pool size exceeded (failed to allocate %s)", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* XGBoost's device allocator names the request and the free memory on the
+ * lines after its message (dh::detail::ThrowOOMError, dmlc/xgboost:src/
+ * common/device_vector.cu@379b29f0: "Memory allocation error on worker N:
+ * <what>" / "- Free memory: X" / "- Requested memory: X" / "- Reserved by
+ * the pool: X" / "- Used by the pool: X"; HumanMemUnit prints 1024-based
+ * GB/MB/KB, src/common/common.cc; XGBoost 1.x printed bare byte counts,
+ * "- Free memory: 8126464", dmlc/xgboost#8484 = heldout32 h32-79). (srcfam) */
+static const struct msg_near near_xgboost[] = {
+    {"- Requested memory: %s", MSG_F_REQUESTED, 0, 6},
+    {"- Requested memory: %d", MSG_F_REQUESTED, 0, 6},
+    {"- Free memory: %s", MSG_F_FREE, 0, 6},
+    {"- Free memory: %d", MSG_F_FREE, 0, 6},
+    {"- Reserved by the pool: %s", MSG_F_RESERVED, 0, 6},
+    {"- Used by the pool: %s", MSG_F_ALLOCATED, 0, 6},
+    {NULL, 0, 0, 0},
+};
+
+/* tinygrad's allocator wraps a backend's refusal: "MemoryError: Allocation
+ * of 2.00 GB failed on CUDA. Used: 21.50 GB" (Allocator.alloc, tinygrad/
+ * tinygrad:tinygrad/device.py@a9069c17; size_to_str prints 1024-based
+ * GB/MB/KB, tinygrad/helpers.py; "Used" is what tinygrad holds on that
+ * device), and its Metal backend says "Metal OOM while allocating
+ * size=N" (tinygrad/runtime/ops_metal.py). (srcfam) */
+static const struct msg_clause clauses_tinygrad[] = {
+    {"Allocation of %s failed", MSG_F_REQUESTED},
+    {"Used: %s", MSG_F_ALLOCATED},
+    {"failed on CUDA:%d", MSG_F_GPU},
+    {"failed on NV:%d", MSG_F_GPU},
+    {"failed on AMD:%d", MSG_F_GPU},
+    {"failed on GPU:%d", MSG_F_GPU},
+    {"failed on CL:%d", MSG_F_GPU},
+    {"while allocating size=%d", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -973,6 +1014,45 @@ static const struct msg_rule rules[] = {
      .role = MSG_SETTING,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* XGBoost's device allocator (near_xgboost): its own words, before the
+     * rows that read the std::bad_alloc or cudaErrorMemoryAllocation it
+     * quotes, so the figures on the lines after it are read. The refused
+     * allocation is device memory whatever the quoted text ("Caching
+     * allocator", a thrust error). (srcfam) */
+    {.kind = "xgboost",
+     .framework = "xgboost",
+     .need = {"Memory allocation error on worker"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_xgboost},
+    /* tinygrad (clauses_tinygrad): a device's refusal by the device's name
+     * (CUDA, NV, AMD, METAL, GPU and CL for OpenCL, QCOM, WEBGPU, with a
+     * ":N" index); "failed on CPU" (or CLANG, LLVM, DISK) is host memory
+     * and is no row here. Before the host row that reads MemoryError. */
+    {.kind = "tinygrad",
+     .framework = "tinygrad",
+     .need = {"Allocation of"},
+     .any = {"failed on CUDA", "failed on NV", "failed on AMD", "failed on METAL", "failed on GPU",
+             "failed on CL", "failed on QCOM", "failed on WEBGPU", "failed on HIP"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tinygrad,
+     .near = near_none},
+    {.kind = "metal",
+     .framework = "tinygrad",
+     .need = {"Metal OOM while allocating"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tinygrad,
      .near = near_none},
     /* NCCL: memory failures inside NCCL, and NCCL errors with other causes. */
     {.kind = "nccl-oom",
@@ -2348,7 +2428,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_rmm,
      .near = near_none},
     {.kind = "rmm",
      .framework = "rapids",
@@ -2740,6 +2820,18 @@ static const struct msg_rule rules[] = {
      * (microsoft/CNTK#1591; onnxruntime::CudaCall in Deep-Live-Cam,
      * hacksider/Deep-Live-Cam#584 = heldout18 h18-17). 2 is
      * cudaErrorMemoryAllocation; "CUDA failure 35: CUDA driver ..." is not. */
+    /* ... and its ROCm twin (RocmCall, microsoft/onnxruntime:onnxruntime/
+     * core/providers/rocm/rocm_call.cc, the same format): "HIP failure 2: out
+     * of memory ; GPU=1 ; ..." (2 is hipErrorOutOfMemory). (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "rocm",
+     .need = {"HIP failure 2: out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_lib,
+     .near = near_none},
     {.kind = "cuda-error",
      .framework = "cuda",
      .need = {"CUDA failure 2: out of memory"},
