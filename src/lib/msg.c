@@ -2820,6 +2820,34 @@ static const struct msg_rule rules[] = {
      * (microsoft/CNTK#1591; onnxruntime::CudaCall in Deep-Live-Cam,
      * hacksider/Deep-Live-Cam#584 = heldout18 h18-17). 2 is
      * cudaErrorMemoryAllocation; "CUDA failure 35: CUDA driver ..." is not. */
+    /* LightGBM's CUDA check: Log::Fatal("[CUDA] %s %s %d\n",
+     * cudaGetErrorString(code), file, line) (gpuAssert, microsoft/LightGBM:
+     * include/LightGBM/cuda/cuda_utils.hu@bae0b7ba), on the console after
+     * "[LightGBM] [Fatal] " or in Python as "lightgbm.basic.LightGBMError:
+     * [CUDA] out of memory <file> <line>". (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "lightgbm",
+     .need = {"[CUDA] out of memory", "LightGBM"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* The dmlc CHECK of a CUDA call, CHECK(e == cudaSuccess || e ==
+     * cudaErrorCudartUnloading) << "CUDA: " << cudaGetErrorString(e) (TVM's
+     * CUDA_CALL, apache/tvm src/runtime/cuda/cuda_common.h; MXNet's
+     * CUDA_CALL; BytePS): "Check failed: (e == cudaSuccess || e ==
+     * cudaErrorCudartUnloading) is false: CUDA: out of memory". (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"Check failed", "CUDA: out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* ... and its ROCm twin (RocmCall, microsoft/onnxruntime:onnxruntime/
      * core/providers/rocm/rocm_call.cc, the same format): "HIP failure 2: out
      * of memory ; GPU=1 ; ..." (2 is hipErrorOutOfMemory). (srcfam) */
