@@ -118,6 +118,11 @@ static const struct msg_clause clauses_jax[] = {
     /* TPU compile: "Ran out of memory in memory space hbm. Used 21.90G of
      * 7.48G hbm." (what the program needs, of the chip's HBM) */
     {"Used %z of %s hbm", MSG_F_CAPACITY},
+    /* TPU allocation: "Allocation (size=N) would exceed memory (size=M)"
+     * (bytes; M the memory space's size: HBM's when the space is hbm,
+     * openxla/xla:docs/errors/error_1001.md@82fc6c95) (srcfam) */
+    {"Allocation (size=%d) would exceed memory", MSG_F_REQUESTED},
+    {"would exceed memory (size=%d)", MSG_F_CAPACITY},
     /* XLA's host allocator fails a request of any size with these
      * words, 0 bytes too (AlignedAllocator::Allocate, tsl::port::AlignedMalloc
      * returning NULL: openxla/xla:xla/pjrt/cpu/tracked_cpu_device_buffer.cc
@@ -1957,10 +1962,15 @@ static const struct msg_rule rules[] = {
      .near = near_tf},
     /* A TPU kernel's on-chip scratch ("Ran out of memory in memory space
      * vmem. Used 32.42M of 16.00M vmem"), like Triton's shared memory: the
-     * kernel's tiling, not the device's memory. */
+     * kernel's tiling, not the device's memory. Its allocation form names
+     * the space too: "RESOURCE_EXHAUSTED: Allocation (size=134217728) would
+     * exceed memory (size=67108864) :: #allocation25 [shape = 'u8[...]',
+     * space=vmem, ...]" (openxla/xla:docs/errors/error_1001.md@82fc6c95);
+     * with space=hbm the same words are the device's (clauses_jax).
+     * (srcfam) */
     {.kind = "tpu-vmem",
      .framework = "xla",
-     .need = {"memory space vmem"},
+     .any = {"memory space vmem", "space=vmem"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
