@@ -586,6 +586,18 @@ static const struct msg_clause clauses_rmm[] = {
  * the pool: X" / "- Used by the pool: X"; HumanMemUnit prints 1024-based
  * GB/MB/KB, src/common/common.cc; XGBoost 1.x printed bare byte counts,
  * "- Free memory: 8126464", dmlc/xgboost#8484 = heldout32 h32-79). (srcfam) */
+/* ... the same figures on the message's own line, where a JSON or repr
+ * log keeps the newlines as "\n" escapes. */
+static const struct msg_clause clauses_xgboost[] = {
+    {"- Requested memory: %s", MSG_F_REQUESTED},
+    {"- Requested memory: %d", MSG_F_REQUESTED},
+    {"- Free memory: %s", MSG_F_FREE},
+    {"- Free memory: %d", MSG_F_FREE},
+    {"- Reserved by the pool: %s", MSG_F_RESERVED},
+    {"- Used by the pool: %s", MSG_F_ALLOCATED},
+    {NULL, 0},
+};
+
 static const struct msg_near near_xgboost[] = {
     {"- Requested memory: %s", MSG_F_REQUESTED, 0, 6},
     {"- Requested memory: %d", MSG_F_REQUESTED, 0, 6},
@@ -1032,7 +1044,7 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_xgboost,
      .near = near_xgboost},
     /* tinygrad (clauses_tinygrad): a device's refusal by the device's name
      * (CUDA, NV, AMD, METAL, GPU and CL for OpenCL, QCOM, WEBGPU, with a
@@ -2838,6 +2850,19 @@ static const struct msg_rule rules[] = {
     {.kind = "cuda-error",
      .framework = "lightgbm",
      .need = {"[CUDA] out of memory", "LightGBM"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* CatBoost's CUDA_SAFE_CALL: ythrow TCatBoostException() << "CUDA error "
+     * << (int)errorCode << ": " << cudaGetErrorString(errorCode)
+     * (catboost/cuda/cuda_lib/cuda_base.h): "CUDA error 2: out of memory";
+     * 2 is cudaErrorMemoryAllocation. (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"CUDA error 2: out of memory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
