@@ -1032,6 +1032,38 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Julia's own OutOfMemoryError, the GC's heap (host memory): the REPL
+     * and scripts print it as "ERROR: OutOfMemoryError()" or "ERROR:
+     * LoadError: OutOfMemoryError()" (JuliaLang/julia base/boot.jl, struct
+     * OutOfMemoryError <: Exception; its docs: "allocated too much memory for
+     * either the system or the garbage collector"). CUDA.jl's device OOM is
+     * OutOfGPUMemoryError, "Out of GPU memory". Before the rows that read
+     * the class name OutOfMemoryError as PyTorch's. (srcfam) */
+    {.kind = "host-memory-error",
+     .framework = "host",
+     .any = {"ERROR: OutOfMemoryError()", "LoadError: OutOfMemoryError()",
+             "caused by: OutOfMemoryError()"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* MindSpore's runtime on its CPU device: "Memory isn't enough and alloc
+     * failed, kernel name: K, alloc size: NB." where a device says "Device(id:N)
+     * memory isn't enough ..." (SET_OPCONTEXT_MEMORY_ALLOC_FAIL_BY_STRATEGY,
+     * mindspore-ai/mindspore:mindspore/ccsrc/runtime/framework/actor/
+     * actor_common.h): host memory. Capital M: the device form's words are
+     * lower case after its prefix. (srcfam) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Memory isn't enough and alloc failed"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mindspore_device,
+     .near = near_none},
     /* XGBoost's device allocator (near_xgboost): its own words, before the
      * rows that read the std::bad_alloc or cudaErrorMemoryAllocation it
      * quotes, so the figures on the lines after it are read. The refused
@@ -2765,6 +2797,17 @@ static const struct msg_rule rules[] = {
       * about the host's killer, "the OOM (out of memory) killer killed it"
       * (a reply in a tortoise-tts thread): that is the kernel's OOM killer */
      .unless = {"killer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_cuda_error},
+    /* ... and PyTorch's check of a HIP call under ROCm (c10/cuda's
+     * C10_CUDA_CHECK hipified: "HIP error: " + hipGetErrorString): "RuntimeError:
+     * HIP error: out of memory". (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "rocm",
+     .any = {"HIP error: out of memory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
