@@ -2792,7 +2792,13 @@ static const struct msg_rule rules[] = {
              /* the case changed: Paddle 1.x "Cuda Error: out of memory"
               * (PaddlePaddle/Paddle#13984); the gpuErrchk macro of many CUDA
               * programs, "GPUassert: out of memory mean.cu 377" (tromp/cuckoo#53) */
-             "Cuda Error: out of memory", "GPUassert: out of memory"},
+             "Cuda Error: out of memory", "GPUassert: out of memory",
+             /* Darknet's check_error: printf("CUDA Error: %s\n",
+              * cudaGetErrorString(status)) (pjreddie/darknet src/cuda.c,
+              * AlexeyAB/darknet src/dark_cuda.c); PyCUDA's guarded driver call,
+              * "pycuda._driver.MemoryError: cuMemAlloc failed: out of memory"
+              * (its class is PyCUDA's, not Python's MemoryError) (srcfam) */
+             "CUDA Error: out of memory", "cuMemAlloc failed: out of memory"},
      /* "(out of memory)" also glosses the abbreviation in prose
       * about the host's killer, "the OOM (out of memory) killer killed it"
       * (a reply in a tortoise-tts thread): that is the kernel's OOM killer */
