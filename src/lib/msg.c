@@ -142,6 +142,11 @@ static const struct msg_clause clauses_jax[] = {
     /* TPU compile: "Ran out of memory in memory space hbm. Used 21.90G of
      * 7.48G hbm." (what the program needs, of the chip's HBM) */
     {"Used %z of %s hbm", MSG_F_CAPACITY},
+    /* TPU allocation: "Allocation (size=N) would exceed memory (size=M)"
+     * (bytes; M the memory space's size: HBM's when the space is hbm,
+     * openxla/xla:docs/errors/error_1001.md@82fc6c95) (srcfam) */
+    {"Allocation (size=%d) would exceed memory", MSG_F_REQUESTED},
+    {"would exceed memory (size=%d)", MSG_F_CAPACITY},
     /* XLA's host allocator fails a request of any size with these
      * words, 0 bytes too (AlignedAllocator::Allocate, tsl::port::AlignedMalloc
      * returning NULL: openxla/xla:xla/pjrt/cpu/tracked_cpu_device_buffer.cc
@@ -589,6 +594,59 @@ static const struct msg_clause clauses_cupy[] = {
  * stands before every failure. */
 static const struct msg_clause clauses_rmm[] = {
     {"CUDA error (failed to allocate %d bytes)", MSG_F_REQUESTED},
+    /* the pool and arena resources: "Maximum pool size exceeded (failed to
+     * allocate 2.000000 GiB): Not enough room to grow, ..." (format_bytes:
+     * std::to_string of a double and a 1024-based unit; rapidsai/rmm:cpp/src/
+     * mr/detail/pool_memory_resource_impl.cpp@5d50a37b, cpp/include/rmm/detail/
+     * format.hpp) (srcfam) */
+    {"Maximum pool size exceeded (failed to allocate %s)", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
+/* XGBoost's device allocator names the request and the free memory on the
+ * lines after its message (dh::detail::ThrowOOMError, dmlc/xgboost:src/
+ * common/device_vector.cu@379b29f0: "Memory allocation error on worker N:
+ * <what>" / "- Free memory: X" / "- Requested memory: X" / "- Reserved by
+ * the pool: X" / "- Used by the pool: X"; HumanMemUnit prints 1024-based
+ * GB/MB/KB, src/common/common.cc; XGBoost 1.x printed bare byte counts,
+ * "- Free memory: 8126464", dmlc/xgboost#8484 = heldout32 h32-79). (srcfam) */
+/* ... the same figures on the message's own line, where a JSON or repr
+ * log keeps the newlines as "\n" escapes. */
+static const struct msg_clause clauses_xgboost[] = {
+    {"- Requested memory: %s", MSG_F_REQUESTED},
+    {"- Requested memory: %d", MSG_F_REQUESTED},
+    {"- Free memory: %s", MSG_F_FREE},
+    {"- Free memory: %d", MSG_F_FREE},
+    {"- Reserved by the pool: %s", MSG_F_RESERVED},
+    {"- Used by the pool: %s", MSG_F_ALLOCATED},
+    {NULL, 0},
+};
+
+static const struct msg_near near_xgboost[] = {
+    {"- Requested memory: %s", MSG_F_REQUESTED, 0, 6},
+    {"- Requested memory: %d", MSG_F_REQUESTED, 0, 6},
+    {"- Free memory: %s", MSG_F_FREE, 0, 6},
+    {"- Free memory: %d", MSG_F_FREE, 0, 6},
+    {"- Reserved by the pool: %s", MSG_F_RESERVED, 0, 6},
+    {"- Used by the pool: %s", MSG_F_ALLOCATED, 0, 6},
+    {NULL, 0, 0, 0},
+};
+
+/* tinygrad's allocator wraps a backend's refusal: "MemoryError: Allocation
+ * of 2.00 GB failed on CUDA. Used: 21.50 GB" (Allocator.alloc, tinygrad/
+ * tinygrad:tinygrad/device.py@a9069c17; size_to_str prints 1024-based
+ * GB/MB/KB, tinygrad/helpers.py; "Used" is what tinygrad holds on that
+ * device), and its Metal backend says "Metal OOM while allocating
+ * size=N" (tinygrad/runtime/ops_metal.py). (srcfam) */
+static const struct msg_clause clauses_tinygrad[] = {
+    {"Allocation of %s failed", MSG_F_REQUESTED},
+    {"Used: %s", MSG_F_ALLOCATED},
+    {"failed on CUDA:%d", MSG_F_GPU},
+    {"failed on NV:%d", MSG_F_GPU},
+    {"failed on AMD:%d", MSG_F_GPU},
+    {"failed on GPU:%d", MSG_F_GPU},
+    {"failed on CL:%d", MSG_F_GPU},
+    {"while allocating size=%d", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -1005,6 +1063,77 @@ static const struct msg_rule rules[] = {
      .role = MSG_SETTING,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
+     .near = near_none},
+    /* Julia's own OutOfMemoryError, the GC's heap (host memory): the REPL
+     * and scripts print it as "ERROR: OutOfMemoryError()" or "ERROR:
+     * LoadError: OutOfMemoryError()" (JuliaLang/julia base/boot.jl, struct
+     * OutOfMemoryError <: Exception; its docs: "allocated too much memory for
+     * either the system or the garbage collector"). CUDA.jl's device OOM is
+     * OutOfGPUMemoryError, "Out of GPU memory". Before the rows that read
+     * the class name OutOfMemoryError as PyTorch's. (srcfam) */
+    {.kind = "host-memory-error",
+     .framework = "host",
+     .any = {"ERROR: OutOfMemoryError()", "LoadError: OutOfMemoryError()",
+             "caused by: OutOfMemoryError()"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* MindSpore's runtime on its CPU device: "Memory isn't enough and alloc
+     * failed, kernel name: K, alloc size: NB." where a device says "Device(id:N)
+     * memory isn't enough ..." (SET_OPCONTEXT_MEMORY_ALLOC_FAIL_BY_STRATEGY,
+     * mindspore-ai/mindspore:mindspore/ccsrc/runtime/framework/actor/
+     * actor_common.h): host memory. Capital M: the device form's words are
+     * lower case after its prefix. (srcfam) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Memory isn't enough and alloc failed"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mindspore_device,
+     .near = near_none},
+    /* XGBoost's device allocator (near_xgboost): its own words, before the
+     * rows that read the std::bad_alloc or cudaErrorMemoryAllocation it
+     * quotes, so the figures on the lines after it are read. The refused
+     * allocation is device memory whatever the quoted text ("Caching
+     * allocator", a thrust error). (srcfam) */
+    {.kind = "xgboost",
+     .framework = "xgboost",
+     .need = {"Memory allocation error on worker"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_xgboost,
+     .near = near_xgboost},
+    /* tinygrad (clauses_tinygrad): a device's refusal by the device's name
+     * (CUDA, NV, AMD, METAL, GPU and CL for OpenCL, QCOM, WEBGPU, with a
+     * ":N" index); "failed on CPU" (or CLANG, LLVM, DISK) is host memory
+     * and is no row here. Before the host row that reads MemoryError. */
+    {.kind = "tinygrad",
+     .framework = "tinygrad",
+     .need = {"Allocation of"},
+     .any = {"failed on CUDA", "failed on NV", "failed on AMD", "failed on METAL", "failed on GPU",
+             "failed on CL", "failed on QCOM", "failed on WEBGPU", "failed on HIP"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tinygrad,
+     .near = near_none},
+    {.kind = "metal",
+     .framework = "tinygrad",
+     .need = {"Metal OOM while allocating"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tinygrad,
      .near = near_none},
     /* NCCL: memory failures inside NCCL, and NCCL errors with other causes. */
     {.kind = "nccl-oom",
@@ -1921,10 +2050,15 @@ static const struct msg_rule rules[] = {
      .near = near_tf},
     /* A TPU kernel's on-chip scratch ("Ran out of memory in memory space
      * vmem. Used 32.42M of 16.00M vmem"), like Triton's shared memory: the
-     * kernel's tiling, not the device's memory. */
+     * kernel's tiling, not the device's memory. Its allocation form names
+     * the space too: "RESOURCE_EXHAUSTED: Allocation (size=134217728) would
+     * exceed memory (size=67108864) :: #allocation25 [shape = 'u8[...]',
+     * space=vmem, ...]" (openxla/xla:docs/errors/error_1001.md@82fc6c95);
+     * with space=hbm the same words are the device's (clauses_jax).
+     * (srcfam) */
     {.kind = "tpu-vmem",
      .framework = "xla",
-     .need = {"memory space vmem"},
+     .any = {"memory space vmem", "space=vmem"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -2392,7 +2526,7 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_none,
+     .clauses = clauses_rmm,
      .near = near_none},
     {.kind = "rmm",
      .framework = "rapids",
@@ -2702,11 +2836,28 @@ static const struct msg_rule rules[] = {
              /* the case changed: Paddle 1.x "Cuda Error: out of memory"
               * (PaddlePaddle/Paddle#13984); the gpuErrchk macro of many CUDA
               * programs, "GPUassert: out of memory mean.cu 377" (tromp/cuckoo#53) */
-             "Cuda Error: out of memory", "GPUassert: out of memory"},
+             "Cuda Error: out of memory", "GPUassert: out of memory",
+             /* Darknet's check_error: printf("CUDA Error: %s\n",
+              * cudaGetErrorString(status)) (pjreddie/darknet src/cuda.c,
+              * AlexeyAB/darknet src/dark_cuda.c); PyCUDA's guarded driver call,
+              * "pycuda._driver.MemoryError: cuMemAlloc failed: out of memory"
+              * (its class is PyCUDA's, not Python's MemoryError) (srcfam) */
+             "CUDA Error: out of memory", "cuMemAlloc failed: out of memory"},
      /* "(out of memory)" also glosses the abbreviation in prose
       * about the host's killer, "the OOM (out of memory) killer killed it"
       * (a reply in a tortoise-tts thread): that is the kernel's OOM killer */
      .unless = {"killer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_cuda_error},
+    /* ... and PyTorch's check of a HIP call under ROCm (c10/cuda's
+     * C10_CUDA_CHECK hipified: "HIP error: " + hipGetErrorString): "RuntimeError:
+     * HIP error: out of memory". (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "rocm",
+     .any = {"HIP error: out of memory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -2784,6 +2935,59 @@ static const struct msg_rule rules[] = {
      * (microsoft/CNTK#1591; onnxruntime::CudaCall in Deep-Live-Cam,
      * hacksider/Deep-Live-Cam#584 = heldout18 h18-17). 2 is
      * cudaErrorMemoryAllocation; "CUDA failure 35: CUDA driver ..." is not. */
+    /* LightGBM's CUDA check: Log::Fatal("[CUDA] %s %s %d\n",
+     * cudaGetErrorString(code), file, line) (gpuAssert, microsoft/LightGBM:
+     * include/LightGBM/cuda/cuda_utils.hu@bae0b7ba), on the console after
+     * "[LightGBM] [Fatal] " or in Python as "lightgbm.basic.LightGBMError:
+     * [CUDA] out of memory <file> <line>". (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "lightgbm",
+     .need = {"[CUDA] out of memory", "LightGBM"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* CatBoost's CUDA_SAFE_CALL: ythrow TCatBoostException() << "CUDA error "
+     * << (int)errorCode << ": " << cudaGetErrorString(errorCode)
+     * (catboost/cuda/cuda_lib/cuda_base.h): "CUDA error 2: out of memory";
+     * 2 is cudaErrorMemoryAllocation. (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"CUDA error 2: out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* The dmlc CHECK of a CUDA call, CHECK(e == cudaSuccess || e ==
+     * cudaErrorCudartUnloading) << "CUDA: " << cudaGetErrorString(e) (TVM's
+     * CUDA_CALL, apache/tvm src/runtime/cuda/cuda_common.h; MXNet's
+     * CUDA_CALL; BytePS): "Check failed: (e == cudaSuccess || e ==
+     * cudaErrorCudartUnloading) is false: CUDA: out of memory". (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"Check failed", "CUDA: out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* ... and its ROCm twin (RocmCall, microsoft/onnxruntime:onnxruntime/
+     * core/providers/rocm/rocm_call.cc, the same format): "HIP failure 2: out
+     * of memory ; GPU=1 ; ..." (2 is hipErrorOutOfMemory). (srcfam) */
+    {.kind = "cuda-error",
+     .framework = "rocm",
+     .need = {"HIP failure 2: out of memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_lib,
+     .near = near_none},
     {.kind = "cuda-error",
      .framework = "cuda",
      .need = {"CUDA failure 2: out of memory"},
