@@ -82,10 +82,58 @@ static void test_tgi_shard_cannot_start(void **state)
     assert_string_equal(primary_stage(plain), "unknown");
 }
 
+/* ROCm's runtime aborting on a memory event no handler took: "Memory
+ * critical error by agent node-0 (Agent handle: 0x...) on address 0x....
+ * Reason: Memory in use." (ROCR-Runtime core/runtime/runtime.cc; an APU
+ * loading a GGUF model, ROCm/ROCm#6182; ollama on a 6800U, heldout57
+ * h57-37). A fault, as "Memory access fault by GPU node-1" is, not an
+ * allocation that failed: a look-alike. A title may keep only the reason
+ * ("ROCm error Reason: Memory in use", h57-38), over the loader's lines
+ * that give its stage. */
+static void test_hsa_memory_critical_error(void **state)
+{
+    (void)state;
+    const char *abort_line =
+        "Loading the model dies at once\n"
+        "\n"
+        "```\n"
+        "Memory critical error by agent node-0 (Agent handle: 0x5eac2930) on address 0x7fbb51601000. "
+        "Reason: Memory in use.\n"
+        "Aborted (core dumped)\n"
+        "```\n";
+    struct oom_report rep;
+    scan_log(abort_line, &rep);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events > 0);
+    assert_string_equal(rep.events[0].kind, "cuda-illegal-address");
+    oom_report_release(&rep);
+    const char *title =
+        "AMD APU: ROCm error Reason: Memory in use\n"
+        "\n"
+        "```\n"
+        "load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+        "load_tensors: offloading 28 repeating layers to GPU\n"
+        "load_tensors: offloaded 29/29 layers to GPU\n"
+        "load_tensors:        ROCm0 model buffer size =  4020.00 MiB\n";
+    scan_log(title, &rep);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events > 0);
+    assert_string_equal(rep.events[0].kind, "cuda-illegal-address");
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    /* guard: memory "in use" in PyTorch's OOM message stays that GPU OOM */
+    const struct oom_event *e = scan_primary(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 180.00 MiB. GPU 1 has a total capacity "
+        "of 47.37 GiB of which 125.69 MiB is free. Process 4242 has 47.08 GiB memory in use.\n", &rep);
+    assert_true(e->gpu_oom);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tgi_shard_cannot_start),
+        cmocka_unit_test(test_hsa_memory_critical_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
