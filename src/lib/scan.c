@@ -2759,6 +2759,38 @@ static void fold_bare_naming(struct oom_report *rep)
     }
 }
 
+/* A look-alike named on the paste's first line (a title; the frames a
+ * traceback below shows may lead to it) and the same kind again below with
+ * a writer's rank prefix: one failure,
+ * told twice. The log's own copy carries what a title cannot, the writer's
+ * rank prefix ("[rank0]:[E219 ...] ProcessGroupNCCL.cpp:1595] ... watchdog
+ * thread terminated with exception: CUDA error: an illegal memory access
+ * was encountered" under that error as the title, vllm-project/vllm#8177 =
+ * heldout57 h57-22; "[rank2]:[E314 ...] ProcessGroupNCCL.cpp:1595] ..." under
+ * the title "[Bug] RuntimeError: CUDA error: an illegal memory access was
+ * encountered", InternLM/lmdeploy#3258); it stays, and takes what the
+ * first line saw. Only where the log names no GPU OOM: fold_bare_naming
+ * reads those. */
+static void fold_titled_lookalike(struct oom_report *rep)
+{
+    if (rep->n_events < 2) return;
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (rep->events[i].gpu_oom) return;
+    const struct oom_event *title = &rep->events[0];
+    if (title->line != 1 || title->rank >= 0 || has_figures(title)) return;
+    for (size_t b = 1; b < rep->n_events; b++) {
+        struct oom_event *e = &rep->events[b];
+        if (strcmp(e->kind, title->kind) || e->rank < 0) continue;
+        if (e->gpu < 0) e->gpu = title->gpu;
+        if (e->stage == OOM_STAGE_UNKNOWN) e->stage = title->stage;
+        if (e->weak_stage == OOM_STAGE_UNKNOWN) e->weak_stage = title->weak_stage;
+        if (e->step < 0) e->step = title->step;
+        memmove(rep->events, rep->events + 1, (rep->n_events - 1) * sizeof *rep->events);
+        rep->n_events--;
+        return;
+    }
+}
+
 /* Issue 12: a GPU OOM named first without a size and nothing
  * leading to it (an issue title "Re: Error: ArrayFire Exception (Device out
  * of memory:101)" copied from another thread), over the same framework's
@@ -2871,6 +2903,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
     rep->truncated = s->counted > 0 && !ends_with_newline;
     rep->primary = -1;
     fold_bare_naming(rep);
+    fold_titled_lookalike(rep);
     drop_answered_ooms(rep);
     drop_bare_naming_shown_otherwise(rep);
     /* the weakest stage evidence, where nothing else named one */

