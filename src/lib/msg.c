@@ -3772,7 +3772,17 @@ static const struct msg_rule rules[] = {
               * fault by GPU node-1 (Agent handle: 0x...) on address 0x....
               * Reason: Page not present or supervisor privilege." (ROCR-Runtime
               * core/runtime/runtime.cc) */
-             "Memory access fault by GPU"},
+             "Memory access fault by GPU",
+             /* ... and its memory-event handler when no custom handler
+              * took the event: "Memory critical error by agent node-0
+              * (Agent handle: 0x...) on address 0x.... Reason: Memory in
+              * use." then abort (ROCR-Runtime core/runtime/runtime.cc,
+              * "GPU memory error."); a fault of a mapping, seen with
+              * SELinux or a missing --ipc=host as well (ROCm/ROCm#6182,
+              * an APU loading a GGUF model; ollama's on the 6800U,
+              * heldout57 h57-37, -38), not an allocation that failed.
+              * A title may keep only its reason. */
+             "Memory critical error by agent", "Reason: Memory in use"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,

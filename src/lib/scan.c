@@ -1544,10 +1544,30 @@ static long glued_step(const struct view *v, size_t ls, size_t hit)
 /* Up to three log lines from the line [a, b) on, downward or upward (not
  * above `stop`), skipping blank lines and other writers' lines: the stage
  * the first one naming a stage says. */
+/* The writer's caption of a paste: a line ending in ':' whose next line
+ * with text (the line ends at b) opens a code fence ("- On loading model
+ * and tokenizer:" over Unsloth's load banner, under a sentence that put the
+ * OOM at trainer.train(), unslothai/unsloth#2700 = heldout57 h57-13). It
+ * says which step printed the paste, not what failed: the walks below a
+ * message (context_after, tail_walk) take no stage from it. */
+static bool paste_caption(const struct view *v, size_t b, const char *body, size_t n)
+{
+    while (n && (body[n - 1] == ' ' || body[n - 1] == '\r')) n--;
+    if (!n || body[n - 1] != ':') return false;
+    size_t a2 = b, b2 = b;
+    for (int i = 0; i < 2 && next_line(v, &a2, &b2); i++) {
+        size_t t = a2;
+        while (t < b2 && (v->p[t] == ' ' || v->p[t] == '\t' || v->p[t] == '\r')) t++;
+        if (t == b2) continue;
+        return b2 - t >= 3 && (!memcmp(v->p + t, "```", 3) || !memcmp(v->p + t, "~~~", 3));
+    }
+    return false;
+}
+
 static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t a, size_t b, bool down,
                                    size_t stop, const struct msg_prefix *src)
 {
-    bool bare_bar = false;
+    bool bare_bar = false, caption = false;
     for (int ctx_lines = 0, read = 0;
          ctx_lines < 3 && read++ < WALK_LINES && (down ? next_line(v, &a, &b) : prev_line(v, &a, &b) && a > stop);) {
         /* another writer's post (other_post): below it a reply, above it
@@ -1563,6 +1583,19 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
             ctx_lines++;
             continue;
         }
+        /* read down, the writer's caption over the next paste is passed
+         * over: that paste's own lines say what ran (a "Loading checkpoint
+         * shards" bar under "while loading shards:", lm-sys/FastChat#2359 =
+         * h32-36) */
+        if (down && paste_caption(v, b, c.body, c.n)) {
+            caption = true;
+            continue;
+        }
+        if (caption && c.n >= 3 && (!memcmp(c.body, "```", 3) || !memcmp(c.body, "~~~", 3))) {
+            caption = false; /* ... with the fence it opens */
+            continue;
+        }
+        caption = false;
         enum oom_stage st = stage_context_line(c.body, c.n);
         /* read upward, a load line above a bare running bar
          * is over; the bar is the next loop (stage_past_bare_bar, as the
@@ -2726,6 +2759,38 @@ static void fold_bare_naming(struct oom_report *rep)
     }
 }
 
+/* A look-alike named on the paste's first line (a title; the frames a
+ * traceback below shows may lead to it) and the same kind again below with
+ * a writer's rank prefix: one failure,
+ * told twice. The log's own copy carries what a title cannot, the writer's
+ * rank prefix ("[rank0]:[E219 ...] ProcessGroupNCCL.cpp:1595] ... watchdog
+ * thread terminated with exception: CUDA error: an illegal memory access
+ * was encountered" under that error as the title, vllm-project/vllm#8177 =
+ * heldout57 h57-22; "[rank2]:[E314 ...] ProcessGroupNCCL.cpp:1595] ..." under
+ * the title "[Bug] RuntimeError: CUDA error: an illegal memory access was
+ * encountered", InternLM/lmdeploy#3258); it stays, and takes what the
+ * first line saw. Only where the log names no GPU OOM: fold_bare_naming
+ * reads those. */
+static void fold_titled_lookalike(struct oom_report *rep)
+{
+    if (rep->n_events < 2) return;
+    for (size_t i = 0; i < rep->n_events; i++)
+        if (rep->events[i].gpu_oom) return;
+    const struct oom_event *title = &rep->events[0];
+    if (title->line != 1 || title->rank >= 0 || has_figures(title)) return;
+    for (size_t b = 1; b < rep->n_events; b++) {
+        struct oom_event *e = &rep->events[b];
+        if (strcmp(e->kind, title->kind) || e->rank < 0) continue;
+        if (e->gpu < 0) e->gpu = title->gpu;
+        if (e->stage == OOM_STAGE_UNKNOWN) e->stage = title->stage;
+        if (e->weak_stage == OOM_STAGE_UNKNOWN) e->weak_stage = title->weak_stage;
+        if (e->step < 0) e->step = title->step;
+        memmove(rep->events, rep->events + 1, (rep->n_events - 1) * sizeof *rep->events);
+        rep->n_events--;
+        return;
+    }
+}
+
 /* Issue 12: a GPU OOM named first without a size and nothing
  * leading to it (an issue title "Re: Error: ArrayFire Exception (Device out
  * of memory:101)" copied from another thread), over the same framework's
@@ -2838,6 +2903,7 @@ void scan_finish(struct scan *s, bool ends_with_newline)
     rep->truncated = s->counted > 0 && !ends_with_newline;
     rep->primary = -1;
     fold_bare_naming(rep);
+    fold_titled_lookalike(rep);
     drop_answered_ooms(rep);
     drop_bare_naming_shown_otherwise(rep);
     /* the weakest stage evidence, where nothing else named one */
@@ -3548,6 +3614,12 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (c.kind == STAGE_LINE_BLANK) continue;
+        /* the writer's caption over the paste (paste_caption): the
+         * paste's own lines were read below it */
+        if (paste_caption(v, b, c.body, c.n)) {
+            counted++;
+            continue;
+        }
         /* a web UI's failed request right under an undescribed bar:
          * the loop that bar counts (stage_request_failure) */
         if (failed_under != OOM_STAGE_UNKNOWN && stage_bar_undescribed(c.body, c.n)) return failed_under;

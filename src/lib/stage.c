@@ -762,6 +762,14 @@ static const struct stage_word after_words[] = {
      * allocation error, koboldcpp/llama.cpp; heldout33 h33-35): the
      * request's tokens were being evaluated, generation */
     {"core initialization failed", ENGINE_WARMUP, false},
+    /* TGI's launcher when a shard dies before it is ready: "ERROR
+     * text_generation_launcher: Shard 0 failed to start" and the error
+     * it exits with, "Error: ShardCannotStart" (launcher/src/main.rs,
+     * LauncherError::ShardCannotStart; huggingface/text-generation-inference
+     * #866 under an OOM, #1354 under a model's __init__ frames): the
+     * shard's model load at start-up. The bare sentence end without its
+     * period is start_failed below. */
+    {"ShardCannotStart", ENGINE_WARMUP, false},
     /* Triton's backends create a model instance's state when the model
      * loads; the server reports "ERROR: Failed to create instance:
      * unexpected error when creating modelInstanceState: [TensorRT-LLM]
@@ -3375,6 +3383,25 @@ static enum oom_stage thread_target_stage(const char *text, size_t len)
     return stage_pick(stage_name_bits(o + 1, (size_t)(c - o - 1)));
 }
 
+/* A process's own line saying it failed to start: the sentence ends
+ * there ("Shard 0 failed to start", "Shard 1 failed to start:" over its
+ * error, TGI's launcher; vLLM's "EngineCore failed to start."), not
+ * a recipe's "failed to start stage 6 because of out of CUDA memory"
+ * (espnet/espnet#3719 = heldout51 h51-30), where words follow. */
+static bool start_failed(const char *text, size_t len)
+{
+    static const char w[] = "failed to start";
+    const size_t k = sizeof w - 1;
+    const char *end = text + len;
+    for (const char *p = text; (p = memmem(p, (size_t)(end - p), w, k)); p++) {
+        const char *e = p + k;
+        if (e < end && (*e == '.' || *e == ':')) e++;
+        while (e < end && (*e == ' ' || *e == '\t' || *e == '\r')) e++;
+        if (e == end) return true;
+    }
+    return false;
+}
+
 enum oom_stage stage_after_line(const char *text, size_t len)
 {
     enum oom_stage op = operator_stage(text, len);
@@ -3394,6 +3421,7 @@ enum oom_stage stage_after_line(const char *text, size_t len)
     }
     for (size_t i = 0; i < sizeof after_words / sizeof after_words[0]; i++)
         if (has(text, len, after_words[i].word)) return after_words[i].stage;
+    if (start_failed(text, len)) return ENGINE_WARMUP;
     return OOM_STAGE_UNKNOWN;
 }
 
