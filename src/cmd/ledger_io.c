@@ -37,6 +37,7 @@ static const enum cell_type col_types[LEDGER_NCOLS] = {
     [LEDGER_NODE_RANK] = CELL_INT,        [LEDGER_WORLD_SIZE] = CELL_INT,
     [LEDGER_RESTART] = CELL_INT,          [LEDGER_GPU] = CELL_INT,
     [LEDGER_RANKS] = CELL_INT,            [LEDGER_WORST_RANK] = CELL_INT,
+    [LEDGER_DEVICE_PEAK_GB] = CELL_NUM,   [LEDGER_DEVICE_USED_START_GB] = CELL_NUM,
 };
 
 /* Is the oomlab that wrote this `running` row gone? Its lock on the log is

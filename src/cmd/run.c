@@ -274,6 +274,22 @@ static void peak_text(const struct runexec_result *r, char *buf, size_t size)
              !strcmp(r->peak_source, "oom") ? "OOM message, a lower bound" : r->peak_source);
 }
 
+/* NVML saw the GPU but never the run's own processes: "device-wide only
+ * (...): peak 3.16 GiB, 3.00 GiB in use at the start", and where the
+ * device rose, by how much, as what it is: the run's own only if nothing
+ * else on the GPU changed. Never the run's peak. */
+static void device_text(const struct runexec_result *r, char *buf, size_t size)
+{
+    char peak[32], start[32], rise[32];
+    units_format_bytes(r->device_peak, peak, sizeof peak);
+    units_format_bytes(r->device_start, start, sizeof start);
+    int n = snprintf(buf, size, "device-wide only (NVML showed none of the run's own processes): peak %s, %s in use at the start",
+                     peak, r->device_start >= 0 ? start : "unknown");
+    if (n < 0 || (size_t)n >= size || r->device_start < 0 || r->device_peak <= r->device_start) return;
+    units_format_bytes(r->device_peak - r->device_start, rise, sizeof rise);
+    snprintf(buf + n, size - (size_t)n, " (a rise of %s: the run's own only if nothing else on the GPU changed)", rise);
+}
+
 /* A SIGKILL, or the kernel's OOM killer counted during the run: host RAM
  * or someone else's kill, which the GPU fixes would not touch (lib/killcause). */
 static void host_kill_text(const struct runexec_result *r)
@@ -311,8 +327,11 @@ static void summary(const struct runexec_result *r, const char *dir, enum torchh
     if (!nv && (r->peak_alloc >= 0 || r->peak_reserved >= 0))
         fprintf(stderr, " [alloc %s, reserved %s]", r->peak_alloc >= 0 ? alloc : "unknown",
                 r->peak_reserved >= 0 ? reserved : "unknown");
+    char device[200] = "";
+    if (r->nvml_device_only) device_text(r, device, sizeof device);
     fprintf(stderr, "; nvml %s; memory %s; loss %s\n",
             !r->sampled         ? "not sampled"
+            : device[0]         ? device
             : r->peak_nvml > 0  ? nvml
             : peak_from_steps   ? "saw none of it" /* the peak is known: no advice needed */
                                 : "saw none of it (a shorter --interval, or --torch)",

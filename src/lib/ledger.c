@@ -23,7 +23,7 @@ static const char *const col_names[LEDGER_NCOLS] = {
     "duration_s", "exit_status", "command", "notes", "peak_lower_bound", "mem_trend",
     "mem_first_GB", "mem_last_GB", "mem_steps", "mem_GB_per_100_steps", "env", "oomlab_pid",
     "host", "job_id", "rank", "local_rank", "node_rank", "world_size", "restart", "gpu", "ranks",
-    "worst_rank",
+    "worst_rank", "device_peak_GB", "device_used_start_GB",
 };
 
 /* Header names people write for the same column (the guide's own prose). */

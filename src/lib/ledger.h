@@ -25,7 +25,8 @@ enum ledger_col {
     LEDGER_GRAD_ACCUM,
     LEDGER_GRAD_CKPT,        /* true / false / "" */
     LEDGER_PEAK_ALLOC_GB,    /* GiB (1024^3, as the guide's script prints), 2 decimals */
-    LEDGER_PEAK_RESERVED_GB, /* with peak_source=nvml: the NVML peak of the child's tree */
+    LEDGER_PEAK_RESERVED_GB, /* with peak_source=nvml: the NVML peak of the child's tree
+                                (never the device-wide figure) */
     LEDGER_OOM,              /* yes / no */
     LEDGER_OOM_STAGE,        /* oom_stage_name, "-" when no OOM */
     LEDGER_LOSS_TREND,       /* steps_trend_name */
@@ -59,6 +60,10 @@ enum ledger_col {
     LEDGER_GPU,              /* the GPU index sampled ("" all or unknown) */
     LEDGER_RANKS,            /* how many ranks the row covers ("" unknown / one process) */
     LEDGER_WORST_RANK,       /* the rank with the highest peak ("" unknown) */
+    /* NVML's device-wide figures: every process on the GPU, not only the
+     * run's; beside the peak, never in it (docs/table.md) */
+    LEDGER_DEVICE_PEAK_GB,       /* the highest device-wide used sampled */
+    LEDGER_DEVICE_USED_START_GB, /* device-wide used at the first sample */
     LEDGER_NCOLS
 };
 #define LEDGER_GUIDE_NCOLS 11

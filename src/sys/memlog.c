@@ -185,7 +185,7 @@ static int select_gpus(struct memlog *ml, const unsigned *gpus, size_t n_gpus,
         ml->gpus[i] = n_gpus ? gpus[i] : (unsigned)i;
         ml->peaks[i] =
             (struct memlog_peak){.gpu = ml->gpus[i], .total = -1, .used_peak = -1, .tree_peak = -1,
-                                .used_last = -1, .tree_last = -1, .free_last = -1};
+                                .used_first = -1, .used_last = -1, .tree_last = -1, .free_last = -1};
     }
     ml->n_gpus = n;
     return 0;
@@ -375,8 +375,10 @@ int memlog_record(struct memlog *ml, const struct memlog_sample *s, size_t n,
         if (!p) continue;
         p->samples++;
         if (g && g->total >= 0) p->total = g->total;
+        if (g && g->used >= 0 && p->used_first < 0) p->used_first = g->used;
         if (g && g->used > p->used_peak) p->used_peak = g->used;
         if (s[i].tree_used > p->tree_peak) p->tree_peak = s[i].tree_used;
+        if (g && ml->root_pid > 0 && s[i].tree_used < 0) p->tree_unknown++;
         p->used_last = g ? g->used : -1;
         p->free_last = g ? g->free : -1;
         p->tree_last = s[i].tree_used;

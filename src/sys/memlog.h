@@ -31,7 +31,10 @@ struct memlog_peak {
     int64_t total;     /* bytes */
     int64_t used_peak; /* highest device-wide used seen, -1 none */
     int64_t tree_peak; /* highest used by root_pid's tree, -1 none */
+    int64_t used_first; /* device-wide used at the first sample that read it, -1 none */
     long samples;
+    long tree_unknown; /* samples that read the GPU but not the tree's figure (root_pid
+                          set; NVML's list failed, or held only pids /proc cannot see) */
     int64_t used_last, tree_last, free_last; /* the latest sample's figures, -1 unknown */
 };
 

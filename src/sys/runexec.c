@@ -59,6 +59,7 @@ static void result_init(struct runexec_result *res)
     memset(res, 0, sizeof *res);
     res->oom_stage = OOM_STAGE_UNKNOWN;
     res->capacity = res->peak_alloc = res->peak_reserved = res->peak_nvml = -1;
+    res->device_peak = res->device_start = -1;
     res->oom_alloc = res->oom_reserved = res->oom_in_use = -1;
     res->worst_rank = res->first_oom_rank = -1;
     res->worst_rank_from = "";
@@ -439,14 +440,25 @@ static void sampler_close(struct sampler *s, const struct runexec_opts *o,
     if (!s->ml) return;
     struct memlog_peak peaks[64];
     size_t n = memlog_peaks(s->ml, peaks, 64);
-    int64_t best_tree = -1, best_used = -1, cap_tree = -1, cap_used = -1;
+    int64_t best_tree = -1, best_used = -1, cap_tree = -1, cap_used = -1, start_used = -1;
+    bool tree_unknown = false;
     for (size_t i = 0; i < n; i++) {
         res->sampled |= peaks[i].used_peak >= 0 || peaks[i].tree_peak >= 0; /* a figure, not just a row */
+        tree_unknown |= peaks[i].tree_unknown > 0;
         if (peaks[i].tree_peak > best_tree) best_tree = peaks[i].tree_peak, cap_tree = peaks[i].total;
-        if (peaks[i].used_peak > best_used) best_used = peaks[i].used_peak, cap_used = peaks[i].total;
+        if (peaks[i].used_peak > best_used)
+            best_used = peaks[i].used_peak, cap_used = peaks[i].total, start_used = peaks[i].used_first;
     }
-    res->peak_nvml = best_tree >= 0 ? best_tree : best_used;
-    res->capacity = best_tree >= 0 ? cap_tree : cap_used;
+    /* The device-wide figure holds every process on the GPU (another
+     * tenant's, the driver's): it is never the run's peak. A tree that NVML
+     * never showed holding memory while some samples could not see it at
+     * all (a container's pids; no permission for the list) is unknown, not
+     * 0: the run's own NVML peak stays unknown, the device's beside it. */
+    res->nvml_device_only = best_used >= 0 && best_tree <= 0 && (best_tree < 0 || tree_unknown);
+    res->peak_nvml = res->nvml_device_only ? -1 : best_tree;
+    res->device_peak = best_used;
+    res->device_start = start_used;
+    res->capacity = best_tree >= 0 && !res->nvml_device_only ? cap_tree : cap_used;
     if (!o->rank && (s->rank_peaks = malloc(MEMLOG_RANKS * sizeof *s->rank_peaks)))
         s->n_rank_peaks = memlog_rank_peaks(s->ml, s->rank_peaks, MEMLOG_RANKS);
     struct oomlab_err e = {{0}};
@@ -885,6 +897,7 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     ledger_notes_add(notes, size, user);
     ledger_notes_add(notes, size, o->tag);
     if (!res->sampled) ledger_notes_add(notes, size, "memory not sampled");
+    if (res->nvml_device_only) ledger_notes_add(notes, size, RUNEXEC_NOTE_DEVICE_ONLY);
     torch_notes(o, res, notes, size);
     if (res->ranks_seen > 1 && strcmp(res->worst_rank_from, "torch hook")) {
         char b[160];
@@ -1047,6 +1060,10 @@ static void fill_row(struct ledger_row *row, const struct runexec_result *res, c
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
     ledger_row_set(row, LEDGER_NOTES, notes);
     fill_mem_trend(row, &res->mem);
+    fmt_gb(b, sizeof b, res->device_peak);
+    ledger_row_set(row, LEDGER_DEVICE_PEAK_GB, b);
+    fmt_gb(b, sizeof b, res->device_start);
+    ledger_row_set(row, LEDGER_DEVICE_USED_START_GB, b);
     if (res->ranks_seen > 1) {
         set_long(row, LEDGER_RANKS, res->ranks_seen);
         set_long(row, LEDGER_WORST_RANK, res->worst_rank);

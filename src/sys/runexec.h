@@ -17,6 +17,9 @@
 #include "lib/steps.h"
 #include "sys/memlog.h"
 
+/* The notes tag of a run whose NVML figures were device-wide only. */
+#define RUNEXEC_NOTE_DEVICE_ONLY "nvml device-wide only"
+
 struct runexec_result;
 
 /* What a live view of the run sees (issue 16: run --prom, guard --steps). */
@@ -87,7 +90,12 @@ struct runexec_result {
     int64_t capacity;          /* bytes, from NVML or the OOM message; -1 */
     int64_t peak_alloc;        /* from step lines; -1 */
     int64_t peak_reserved;     /* from step lines; -1 */
-    int64_t peak_nvml;         /* device memory of the child's tree (or device-wide); -1 */
+    int64_t peak_nvml;         /* device memory of the child's tree; -1 (never device-wide) */
+    int64_t device_peak;       /* NVML's device-wide used peak: every process on the GPU; -1 */
+    int64_t device_start;      /* device-wide used at the first sample (others, the driver); -1 */
+    bool nvml_device_only;     /* NVML sampled the GPU but never the tree's figure (its pids
+                                  hidden in a container, or no permission for the list): the
+                                  run's own NVML peak is unknown, device_* stand beside it */
     char peak_source[16];      /* "log", "nvml", "oom" (the OOM message's counters,
                                   copied into peak_alloc/peak_reserved), "" */
     char loss_trend[16];       /* steps_trend_name */

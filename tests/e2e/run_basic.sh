@@ -11,7 +11,7 @@ check run.exit0 test "$rc" -eq 0
 check run.files test -f configs/run001.yaml -a -f logs/run001.log -a -f logs/run001_mem.csv -a -f runs.csv
 check run.log-identical cmp -s direct.log logs/run001.log
 check run.echoed cmp -s direct.log echo.out
-check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes,peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host,job_id,rank,local_rank,node_rank,world_size,restart,gpu,ranks,worst_rank"
+check run.ledger-header test "$(head -1 runs.csv)" = "run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes,peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host,job_id,rank,local_rank,node_rank,world_size,restart,gpu,ranks,worst_rank,device_peak_GB,device_used_start_GB"
 check run.ledger-row test "$(csv_field runs.csv run001 device_batch_size),$(csv_field runs.csv run001 max_seq_len),$(csv_field runs.csv run001 oom),$(csv_field runs.csv run001 oom_stage),$(csv_field runs.csv run001 exit_status)" = "8,1024,no,-,0"
 check run.ledger-command grep -q "simtrain --steps 6 --sleep-ms 1" runs.csv
 check run.config-from-set grep -q '^device_batch_size: 8' configs/run001.yaml
@@ -212,6 +212,33 @@ check run.gpu-lost-said grep -q 'warning: GPU memory sampling: NVML: GPU 0: cann
 check run.gpu-lost-not-sampled grep -q '; nvml not sampled;' err.txt
 check run.gpu-lost-no-interval-advice test -z "$(grep 'shorter --interval' err.txt)"
 check run.gpu-lost-notes grep -q 'memory not sampled' <<<"$(csv_field runs.csv lost notes)"
+
+# --- NVML sees only the device (the run's pids hidden: a container, or no
+# permission for the process list): the device-wide figure is not the run's
+# peak (stranger: `true` on a shared card was recorded at 3.16 GiB) ---
+fresh device-wide
+mkdir -p card/procs; echo "0 25769803776 536870912 35 NVIDIA GeForce RTX 4090" > card/gpus
+OTHER=4194000 # another tenant, in a PID namespace /proc cannot see
+while kill -0 "$OTHER" 2>/dev/null || [ -d "/proc/$OTHER" ]; do OTHER=$((OTHER + 1)); done
+echo "0 2856321024" > card/procs/$OTHER # 2.66 GiB: used 3.16 GiB with the driver's 0.5
+for fail in "" procs; do
+  OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/card OOMLAB_FAKE_NVML_FAIL=$fail \
+    "$OOMLAB" run -q --id "dw$fail" -- sh -c 'sleep 0.3' 2>err.txt; rc=$?
+  check "run.device-wide$fail-exit0" test "$rc" -eq 0
+  check "run.device-wide$fail-peak-unknown" test "$(csv_field runs.csv "dw$fail" peak_reserved_GB),$(csv_field runs.csv "dw$fail" peak_source),$(csv_field runs.csv "dw$fail" peak_pct_capacity)" = ",,"
+  check "run.device-wide$fail-device-columns" test "$(csv_field runs.csv "dw$fail" device_peak_GB),$(csv_field runs.csv "dw$fail" device_used_start_GB)" = "3.16,3.16"
+  check "run.device-wide$fail-note" grep -q 'nvml device-wide only' <<<"$(csv_field runs.csv "dw$fail" notes)"
+  check "run.device-wide$fail-summary" grep -q '; peak unknown; nvml device-wide only (NVML showed none of the run.s own processes): peak 3.16 GiB, 3.16 GiB in use at the start; memory' err.txt
+  check "run.device-wide$fail-no-interval-advice" test -z "$(grep 'shorter --interval' err.txt)"
+done
+# the card held nothing else: the device's rise is shown as an estimate,
+# labelled, and still not written as the run's peak
+rm -f card/procs/$OTHER
+OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/card \
+  "$OOMLAB" run -q --id rise -- sh -c 'sleep 0.3; printf "0 2147483648\n" > card/procs/.t; mv card/procs/.t "card/procs/$1"; sleep 0.4; rm -f "card/procs/$1"' sh "$OTHER" 2>err.txt
+check run.device-wide-rise-peak-unknown test "$(csv_field runs.csv rise peak_reserved_GB),$(csv_field runs.csv rise peak_source)" = ","
+check run.device-wide-rise-columns test "$(csv_field runs.csv rise device_peak_GB),$(csv_field runs.csv rise device_used_start_GB)" = "2.50,0.50"
+check run.device-wide-rise-estimate grep -q 'peak 2.50 GiB, 512.00 MiB in use at the start (a rise of 2.00 GiB: the run.s own only if nothing else on the GPU changed)' err.txt
 
 # --- a {NAME} that no --set names reaches the command as written: said ---
 fresh placeholder-typo

@@ -35,7 +35,8 @@ static void test_header_is_the_guides_columns_then_extras(void **state)
                                            "capacity_GB,started_at,duration_s,exit_status,command,notes,"
                                            "peak_lower_bound,mem_trend,mem_first_GB,mem_last_GB,"
                                            "mem_steps,mem_GB_per_100_steps,env,oomlab_pid,host,job_id,rank,local_rank,"
-                                           "node_rank,world_size,restart,gpu,ranks,worst_rank\n");
+                                           "node_rank,world_size,restart,gpu,ranks,worst_rank,device_peak_GB,"
+                                           "device_used_start_GB\n");
     assert_int_equal(len, strlen(h));
     free(h);
 }

@@ -74,7 +74,10 @@ static void test_rows_and_tree(void **state)
     assert_int_equal(pk[0].tree_peak, 3LL << 30);
     assert_int_equal(pk[0].used_peak, 536870912LL + (3LL << 30) + (2LL << 30));
     assert_int_equal(pk[0].samples, 2);
+    assert_int_equal(pk[0].used_first, 536870912LL + (3LL << 30) + (1LL << 30)); /* before init grew */
+    assert_int_equal(pk[0].tree_unknown, 0);
     assert_int_equal(pk[1].tree_peak, 0); /* known: nothing of ours on GPU 1 */
+    assert_int_equal(pk[1].tree_unknown, 0);
     assert_null(memlog_warning(ml));
     assert_int_equal(memlog_close(ml, &err), 0);
     nvml_close(nv);
@@ -137,6 +140,42 @@ static void test_no_root_pid_leaves_tree_empty(void **state)
     char *text = slurp(csv_path);
     assert_non_null(strstr(text, ",1,0,24576,24576,,\n"));
     assert_null(strstr(text, "# gpu 0"));
+}
+
+/* NVML reads the GPU but cannot list its processes (no permission, or a
+ * container's pids): the tree's figure is unknown in those samples, counted,
+ * so run never takes the device-wide figure for the run's own peak; the
+ * device's used at the first sample is kept as the baseline. */
+static void test_tree_unknown_counted(void **state)
+{
+    (void)state;
+    struct nvml *nv = open_nvml();
+    struct memlog *ml;
+    struct oomlab_err err;
+    unsigned sel = 0;
+    assert_int_equal(memlog_open(&ml, nv, csv_path, &sel, 1, getpid(), "x", &err), 0);
+    assert_int_equal(memlog_tick(ml, &err), 0); /* the list answers: the tree is known */
+    setenv("OOMLAB_FAKE_NVML_FAIL", "procs", 1);
+    fake_write("procs/1", "0 2147483648\n");
+    assert_int_equal(memlog_tick(ml, &err), 0);
+    assert_int_equal(memlog_tick(ml, &err), 0);
+    unsetenv("OOMLAB_FAKE_NVML_FAIL");
+    struct memlog_peak pk[2];
+    assert_int_equal(memlog_peaks(ml, pk, 2), 1);
+    assert_int_equal(pk[0].samples, 3);
+    assert_int_equal(pk[0].tree_unknown, 2);
+    assert_int_equal(pk[0].tree_peak, 3LL << 30);
+    assert_int_equal(pk[0].used_first, 536870912LL + (3LL << 30) + (1LL << 30));
+    assert_int_equal(pk[0].used_peak, 536870912LL + (3LL << 30) + (2LL << 30));
+    assert_int_equal(memlog_close(ml, &err), 0);
+    nvml_close(nv);
+    /* watch (no root): no tree asked for, none unknown */
+    assert_int_equal(memlog_open(&ml, nv = open_nvml(), csv_path, &sel, 1, 0, "watch", &err), 0);
+    assert_int_equal(memlog_tick(ml, &err), 0);
+    assert_int_equal(memlog_peaks(ml, pk, 2), 1);
+    assert_int_equal(pk[0].tree_unknown, 0);
+    assert_int_equal(memlog_close(ml, &err), 0);
+    nvml_close(nv);
 }
 
 static void test_nvml_failure_is_a_warning(void **state)
@@ -223,6 +262,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rows_and_tree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_cells_and_gpu_selection, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_root_pid_leaves_tree_empty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tree_unknown_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nvml_failure_is_a_warning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_disk_full_on_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_short_write_is_rolled_back, setup, teardown),
