@@ -2831,7 +2831,7 @@ static const struct msg_rule rules[] = {
      .framework = "cuda",
      .any = {"CUDA error: out of memory", "runtime error (2) : out of memory",
              "error=2 : out of memory", "(out of memory)", "CUDA_ERROR_OUT_OF_MEMORY",
-             "hipErrorOutOfMemory", "cudaMalloc failed: out of memory",
+             "cudaMalloc failed: out of memory",
              "with error 2 out of memory", "Error 2, out of memory",
              /* the case changed: Paddle 1.x "Cuda Error: out of memory"
               * (PaddlePaddle/Paddle#13984); the gpuErrchk macro of many CUDA
@@ -2854,10 +2854,14 @@ static const struct msg_rule rules[] = {
      .near = near_cuda_error},
     /* ... and PyTorch's check of a HIP call under ROCm (c10/cuda's
      * C10_CUDA_CHECK hipified: "HIP error: " + hipGetErrorString): "RuntimeError:
-     * HIP error: out of memory". (srcfam) */
+     * HIP error: out of memory". (srcfam) HIP's error name, hipErrorOutOfMemory
+     * (2, ROCm/HIP include/hip/hip_runtime_api.h), is ROCm's too, as the
+     * other HIP rows are: "error: 'hipErrorOutOfMemory'(2) at square.cpp:76"
+     * (ROCm/hip#2132), AMDGPU.jl's "HIPError(code hipErrorOutOfMemory, out of
+     * memory)" (JuliaGPU/AMDGPU.jl#591). */
     {.kind = "cuda-error",
      .framework = "rocm",
-     .any = {"HIP error: out of memory"},
+     .any = {"HIP error: out of memory", "hipErrorOutOfMemory"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,

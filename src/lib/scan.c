@@ -1541,13 +1541,17 @@ static long glued_step(const struct view *v, size_t ls, size_t hit)
     return progress_of_other_work(v->p + a, hit - a) ? -1 : pt.step;
 }
 
-/* Up to three log lines from the line [a, b) on, downward or upward (not
- * above `stop`), skipping blank lines and other writers' lines: the stage
- * the first one naming a stage says. */
-/* The writer's caption of a paste: a line ending in ':' whose next line
- * with text (the line ends at b) opens a code fence ("- On loading model
- * and tokenizer:" over Unsloth's load banner, under a sentence that put the
- * OOM at trainer.train(), unslothai/unsloth#2700 = heldout57 h57-13). It
+/* Does the text at [t, t+n) open or close a markdown code fence? */
+static bool fence_line(const char *t, size_t n)
+{
+    return n >= 3 && (!memcmp(t, "```", 3) || !memcmp(t, "~~~", 3));
+}
+
+/* The writer's caption of a paste: a line ending in ':' (it ends at b)
+ * whose next line, or the one after a single blank line, opens a code
+ * fence ("- On loading model and tokenizer:" over Unsloth's load banner,
+ * under a sentence that put the OOM at trainer.train(),
+ * unslothai/unsloth#2700 = heldout57 h57-13). It
  * says which step printed the paste, not what failed: the walks below a
  * message (context_after, tail_walk) take no stage from it. */
 static bool paste_caption(const struct view *v, size_t b, const char *body, size_t n)
@@ -1559,11 +1563,14 @@ static bool paste_caption(const struct view *v, size_t b, const char *body, size
         size_t t = a2;
         while (t < b2 && (v->p[t] == ' ' || v->p[t] == '\t' || v->p[t] == '\r')) t++;
         if (t == b2) continue;
-        return b2 - t >= 3 && (!memcmp(v->p + t, "```", 3) || !memcmp(v->p + t, "~~~", 3));
+        return fence_line(v->p + t, b2 - t);
     }
     return false;
 }
 
+/* Up to three log lines from the line [a, b) on, downward or upward (not
+ * above `stop`), skipping blank lines and other writers' lines: the stage
+ * the first one naming a stage says. */
 static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t a, size_t b, bool down,
                                    size_t stop, const struct msg_prefix *src)
 {
@@ -1591,7 +1598,7 @@ static enum oom_stage context_walk(struct scan *s, const struct view *v, size_t 
             caption = true;
             continue;
         }
-        if (caption && c.n >= 3 && (!memcmp(c.body, "```", 3) || !memcmp(c.body, "~~~", 3))) {
+        if (caption && fence_line(c.body, c.n)) {
             caption = false; /* ... with the fence it opens */
             continue;
         }
@@ -2759,10 +2766,10 @@ static void fold_bare_naming(struct oom_report *rep)
     }
 }
 
-/* A look-alike named on the paste's first line (a title; the frames a
- * traceback below shows may lead to it) and the same kind again below with
- * a writer's rank prefix: one failure,
- * told twice. The log's own copy carries what a title cannot, the writer's
+/* A look-alike named on the paste's first line with no rank and no figure
+ * (a title; the frames a traceback below shows may lead to it) and the
+ * same kind again below with a rank (a writer's rank prefix, or any rank
+ * its line gives): one failure, told twice. The log's own copy carries what a title cannot, the writer's
  * rank prefix ("[rank0]:[E219 ...] ProcessGroupNCCL.cpp:1595] ... watchdog
  * thread terminated with exception: CUDA error: an illegal memory access
  * was encountered" under that error as the title, vllm-project/vllm#8177 =

@@ -1304,8 +1304,9 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
          * management log "Moving model(s) has taken 0.62 seconds"
          * (lllyasviel/stable-diffusion-webui-forge backend/
          * memory_management.py, lllyasviel/Fooocus ldm_patched/modules/
-         * model_management.py), not "model(s)" called on a state s, which
-         * no word follows ("q = model(s).max(1)") */
+         * model_management.py), not "model(s)" called on a state s with
+         * no word after it ("q = model(s).max(1)"; a call with a word one
+         * blank after it, "model(s) if s else x", reads as the plural too) */
         if (cue->word[k - 1] == '(' && (size_t)(p + k - text) + 3 < len && p[k] == 's' && p[k + 1] == ')' &&
             p[k + 2] == ' ' && isalpha((unsigned char)p[k + 3])) {
             from = (size_t)(p - text) + 1;
