@@ -203,7 +203,7 @@ static char **build_argv(const struct probe_cli *cli, long value, const char *id
  * in its own schema with the --set values and then the probed value applied
  * (lib/runcfg_render, as run does); the row's columns are read back from
  * that text. rendered may be NULL; the caller releases cfg (and rendered). */
-static int trial_config(const struct probe_cli *cli, long value, struct runcfg *cfg,
+static int trial_config(const struct probe_cli *cli, long value, const char *bound, struct runcfg *cfg,
                         struct runcfg_rendered *rendered, struct oomlab_err *err)
 {
     static const struct { const char *param, *key; } columns[] = {
@@ -219,7 +219,10 @@ static int trial_config(const struct probe_cli *cli, long value, struct runcfg *
         return -1;
     for (size_t i = 0; i < cli->sets.n; i++) /* the values checked with their own messages */
         if (runcfg_set(cfg, cli->sets.item[i], err) < 0) return -1;
-    if (runcfg_set(cfg, assign, err) < 0) return -1;
+    char label[96]; /* what the user gave (--max N), not the --set probe makes of it */
+    if (bound) snprintf(label, sizeof label, "%s %ld: %s", bound, value, cli->param);
+    else snprintf(label, sizeof label, "%s", cli->param);
+    if (runcfg_set_labeled(cfg, assign, label, err) < 0) return -1;
     char *sets[RUNCFG_MAX_SETS];
     if (cli->sets.n + 1 > RUNCFG_MAX_SETS) return oomlab_err_set(err, "too many --set");
     for (size_t i = 0; i < cli->sets.n; i++) sets[i] = (char *)cli->sets.item[i]; /* read only */
@@ -248,7 +251,7 @@ static int load_config(struct probe_cli *cli)
         return cmd_usage_error("probe", "%s", err.msg); /* sys/cfgfile: shared with run, diagnose */
     struct runcfg cfg;
     struct runcfg_rendered rendered = {0};
-    int rc = trial_config(cli, cli->search.min, &cfg, &rendered, &err);
+    int rc = trial_config(cli, cli->search.min, "--min", &cfg, &rendered, &err);
     runcfg_release(&cfg);
     bool used = has_placeholder(cli, "config"); /* probe passes --set only through {config} */
     for (size_t i = 0; rc == 0 && i < cli->sets.n; i++) { /* as run says it (lib/runcfg) */
@@ -260,9 +263,9 @@ static int load_config(struct probe_cli *cli)
     if (rc == 0 && cli->search.max >= 0) {
         /* the largest trial's config too: --max 99999999999 stopped the probe
          * mid-way ("device_batch_size value ... is absurd") after real trials */
-        rc = trial_config(cli, cli->search.max, &cfg, NULL, &err);
+        rc = trial_config(cli, cli->search.max, "--max", &cfg, NULL, &err);
         runcfg_release(&cfg);
-        if (rc < 0) return cmd_usage_error("probe", "--max %ld: %s", cli->search.max, err.msg);
+        if (rc < 0) return cmd_usage_error("probe", "%s", err.msg);
     }
     char note[256];
     runcfg_record_only_note(cli->sets.n, used ? 0 : cli->sets.n, false, note, sizeof note);
@@ -288,7 +291,7 @@ static int setup_model(struct probe_cli *cli, struct probe_est *pe)
     struct est_model m;
     struct runcfg cfg;
     if (load_model(cli->model_arg, &m, &err) < 0) return cmd_usage_error("probe", "%s", err.msg);
-    if (trial_config(cli, cli->search.min, &cfg, NULL, &err) < 0 ||
+    if (trial_config(cli, cli->search.min, "--min", &cfg, NULL, &err) < 0 ||
         probe_est_init(pe, &m, &cfg, cli->param, &err) < 0) {
         runcfg_release(&cfg);
         return cmd_usage_error("probe", "%s", err.msg);
@@ -402,7 +405,7 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     struct oomlab_err err = {{0}};
     char **argv = NULL;
     struct runcfg_rendered rendered = {0};
-    if (trial_config(cli, value, &cfg, &rendered, &err) < 0 || !(argv = build_argv(cli, value, id))) {
+    if (trial_config(cli, value, NULL, &cfg, &rendered, &err) < 0 || !(argv = build_argv(cli, value, id))) {
         snprintf(t->diagnosis, sizeof t->diagnosis, "cannot prepare the trial: %.120s",
                  err.msg[0] ? err.msg : "out of memory");
         runcfg_release(&cfg);

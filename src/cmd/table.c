@@ -37,7 +37,8 @@ static const char usage_tail[] =
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_PLOT };
 enum { COL_PCT = -1, COL_EDGE = -2, COL_PEAK = -3 };
 
-/* Terminal columns: a ledger column each, except the computed ones. drop:
+/* Terminal columns: a ledger column each, except the computed ones; title
+ * NULL: the column's short title (lib/ledger: batch, seq...). drop:
  * 0 always shown; higher ranks are dropped first when the terminal is narrow. */
 static const struct {
     const char *title;
@@ -45,9 +46,9 @@ static const struct {
     bool right;
     int drop;
 } shown[] = {
-    {"run_id", LEDGER_RUN_ID, false, 0},      {"batch", LEDGER_DEVICE_BATCH_SIZE, true, 0},
-    {"seq", LEDGER_MAX_SEQ_LEN, true, 2},     {"dtype", LEDGER_DTYPE, false, 5},
-    {"accum", LEDGER_GRAD_ACCUM, true, 3},    {"ckpt", LEDGER_GRAD_CKPT, false, 6},
+    {"run_id", LEDGER_RUN_ID, false, 0},      {NULL, LEDGER_DEVICE_BATCH_SIZE, true, 0},
+    {NULL, LEDGER_MAX_SEQ_LEN, true, 2},      {"dtype", LEDGER_DTYPE, false, 5},
+    {NULL, LEDGER_GRAD_ACCUM, true, 3},       {NULL, LEDGER_GRAD_CKPT, false, 6},
     {"eff", LEDGER_EFFECTIVE_BATCH, true, 7}, {"alloc_GB", LEDGER_PEAK_ALLOC_GB, true, 9},
     {"peak_GB", COL_PEAK, true, 0},           {"src", LEDGER_PEAK_SOURCE, false, 4},
     {"%cap", COL_PCT, true, 0},               {"oom", LEDGER_OOM, false, 0},
@@ -62,6 +63,10 @@ static bool rank_col(size_t i)
     return shown[i].col == LEDGER_RANKS || shown[i].col == LEDGER_WORST_RANK;
 }
 #define N_SHOWN (sizeof shown / sizeof shown[0])
+static const char *shown_title(size_t i)
+{
+    return shown[i].title ? shown[i].title : ledger_col_short_title((enum ledger_col)shown[i].col);
+}
 
 static void edge_names(unsigned bits, char *buf, size_t size)
 {
@@ -286,7 +291,7 @@ static int print_text(const struct view *v)
     size_t n = 0;
     struct table t;
     for (size_t i = 0; i < N_SHOWN; i++)
-        if (!rank_col(i) || v->rank_cols) titles[n++] = shown[i].title;
+        if (!rank_col(i) || v->rank_cols) titles[n++] = shown_title(i);
     if (table_init(&t, n, titles) < 0) return -1;
     for (size_t i = 0, k = 0; i < N_SHOWN; i++) {
         if (rank_col(i) && !v->rank_cols) continue;

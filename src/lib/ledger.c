@@ -43,6 +43,21 @@ const char *ledger_col_name(enum ledger_col col)
     return (unsigned)col < LEDGER_NCOLS ? col_names[col] : "";
 }
 
+const struct ledger_short_title ledger_short_titles[] = {
+    {"batch", LEDGER_DEVICE_BATCH_SIZE, "device_batch_size"},
+    {"seq", LEDGER_MAX_SEQ_LEN, "max_seq_len"},
+    {"accum", LEDGER_GRAD_ACCUM, "grad_accum"},
+    {"ckpt", LEDGER_GRAD_CKPT, "gradient_checkpointing"},
+};
+const size_t ledger_n_short_titles = sizeof ledger_short_titles / sizeof ledger_short_titles[0];
+
+const char *ledger_col_short_title(enum ledger_col col)
+{
+    for (size_t i = 0; i < ledger_n_short_titles; i++)
+        if (ledger_short_titles[i].col == col) return ledger_short_titles[i].title;
+    return NULL;
+}
+
 int ledger_col_lookup(const char *name, size_t len)
 {
     while (len && isspace((unsigned char)*name)) name++, len--;

@@ -107,6 +107,18 @@ const char *ledger_col_name(enum ledger_col col);
 /* Column for a header name (case-insensitive, blanks trimmed; the guide's
  * prose names grad_accum_steps/gradient_checkpointing accepted); -1 unknown. */
 int ledger_col_lookup(const char *name, size_t len);
+/* `oomlab table`'s short titles for the config columns (batch, seq, accum,
+ * ckpt), the one list: the table's headers, and the keys runcfg_render
+ * suggests when a reader types a title as a --set key (--set batch=16). */
+struct ledger_short_title {
+    const char *title;
+    enum ledger_col col;
+    const char *key; /* the config key the title stands for */
+};
+extern const struct ledger_short_title ledger_short_titles[];
+extern const size_t ledger_n_short_titles;
+/* The short title of col, NULL where it has none (the table shows its name). */
+const char *ledger_col_short_title(enum ledger_col col);
 
 /* Row lifecycle: init sets every cell to "" (-1 on no memory). */
 int ledger_row_init(struct ledger_row *row);

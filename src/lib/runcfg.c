@@ -825,7 +825,7 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
 }
 
 /* One --set value: a rule's field (a false flag clears its dtype), else extra. */
-static int set_value(struct runcfg *cfg, const char *key, const char *value,
+static int set_value(struct runcfg *cfg, const char *key, const char *value, const char *label,
                      struct oomlab_err *err)
 {
     const struct rc_rule *rule = find_rule(key);
@@ -833,6 +833,7 @@ static int set_value(struct runcfg *cfg, const char *key, const char *value,
         char why[256];
         struct runcfg tmp = *cfg;
         enum rc_apply a = apply_rule(&tmp, rule, value, false, false, why, sizeof why);
+        if (a == RC_BAD && label) return oomlab_err_set(err, "%s %s", label, why);
         if (a == RC_BAD) return oomlab_err_set(err, "--set %s: %s %s", key, key, why);
         if (a == RC_SET) {
             *cfg = tmp;
@@ -848,6 +849,11 @@ static int set_value(struct runcfg *cfg, const char *key, const char *value,
 }
 
 int runcfg_set(struct runcfg *cfg, const char *assignment, struct oomlab_err *err)
+{
+    return runcfg_set_labeled(cfg, assignment, NULL, err);
+}
+
+int runcfg_set_labeled(struct runcfg *cfg, const char *assignment, const char *label, struct oomlab_err *err)
 {
     const char *eq = assignment ? strchr(assignment, '=') : NULL;
     if (!eq || eq == assignment)
@@ -868,7 +874,7 @@ int runcfg_set(struct runcfg *cfg, const char *assignment, struct oomlab_err *er
     while (vl > 0 && isspace((unsigned char)v[vl - 1])) vl--;
     char *value = strndup(v, vl);
     if (!value) return oomlab_err_set(err, "out of memory");
-    int rc = set_value(cfg, key, value, err);
+    int rc = set_value(cfg, key, value, label, err);
     free(value);
     return rc;
 }

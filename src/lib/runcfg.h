@@ -39,6 +39,10 @@ int runcfg_parse(struct runcfg *cfg, const char *text, size_t len, const char *n
                  struct oomlab_err *err);
 /* Apply "key=value" (aliases recognised; unknown keys go to extra). */
 int runcfg_set(struct runcfg *cfg, const char *assignment, struct oomlab_err *err);
+/* The same, a bad value's error saying label ("--max 3000000000: batch")
+ * where runcfg_set says "--set KEY: KEY": for a value the user did not
+ * give as --set (probe's probed value). NULL label: runcfg_set. */
+int runcfg_set_labeled(struct runcfg *cfg, const char *assignment, const char *label, struct oomlab_err *err);
 /* Effective batch = device_batch_size * grad_accum (grad_accum unknown -> 1);
  * -1 when the batch is unknown or the product overflows. */
 long runcfg_effective_batch(const struct runcfg *cfg);

@@ -3,6 +3,7 @@
  * keys, nesting, order and scalar styles survive; JSON through json-c's
  * object model (insertion order kept, a replaced value keeps its slot).
  * Where a --set lands is decided by one lookup order (see runcfg.h). */
+#include "lib/ledger.h"
 #include "lib/strbuf.h"
 #include "lib/runcfg.h"
 
@@ -47,15 +48,6 @@ static void consider(struct strbuf_near *near, const char *cand, char *out, size
     if (strbuf_near_offer(near, cand)) snprintf(out, size, "%s", cand);
 }
 
-/* `oomlab table`'s column headers, which a reader of the table types as
- * keys (--set batch=16): too far from their keys for a typo, and not
- * aliases (a config's own "batch" may be a global batch). */
-static const struct {
-    const char *header, *key;
-} table_headers[] = {
-    {"batch", "device_batch_size"}, {"seq", "max_seq_len"}, {"accum", "grad_accum"}, {"ckpt", "gradient_checkpointing"},
-};
-
 /* Then the other tools' spellings, for the key's last part alone; a table
  * header typed as a whole key is its key unless an exact-case match won. */
 static void suggest_alias(struct strbuf_near *near, char *out, size_t size)
@@ -65,10 +57,13 @@ static void suggest_alias(struct strbuf_near *near, char *out, size_t size)
     near->word = leaf;
     near->max_edits = strbuf_near_third(strlen(leaf));
     for (size_t i = 0; runcfg_alias_key(i); i++) consider(near, runcfg_alias_key(i), out, size);
-    for (size_t i = 0; i < sizeof table_headers / sizeof table_headers[0]; i++)
-        if (leaf == key && !strcmp(key, table_headers[i].header) && near->best > 0) {
+    /* `oomlab table`'s short titles (lib/ledger), which a reader of the
+     * table types as keys (--set batch=16): too far from their keys for a
+     * typo, and not aliases (a config's own "batch" may be a global batch). */
+    for (size_t i = 0; i < ledger_n_short_titles; i++)
+        if (leaf == key && !strcmp(key, ledger_short_titles[i].title) && near->best > 0) {
             near->best = 0;
-            snprintf(out, size, "%s", table_headers[i].key);
+            snprintf(out, size, "%s", ledger_short_titles[i].key);
         }
 }
 
