@@ -32,7 +32,8 @@ static const char usage_head[] =
 static const char usage_tail[] =
     "A job's ranks (srun oomlab run, or oomlab run -- torchrun) are one row:\n"
     "the worst rank's peak, which rank that was (worst), and how many ranks.\n\n"
-    "Exit: 0 shown, 2 no ledger, a RUN_ID not in it or usage, 3 cannot write.\n";
+    "Exit: 0 shown (or no runs yet: a line says so; --csv and --json stay\n"
+    "empty), 2 no ledger, a RUN_ID not in it or usage, 3 cannot write.\n";
 
 enum format { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_PLOT };
 enum { COL_PCT = -1, COL_EDGE = -2, COL_PEAK = -3 };
@@ -485,6 +486,11 @@ int cmd_table(int argc, char **argv)
     if (rc) {
         ledger_release(&lg);
         return rc;
+    }
+    if (lg.n == 0 && (fmt == FMT_TEXT || fmt == FMT_PLOT)) { /* a header alone: say so, not a bare header */
+        printf("no runs in %s yet: record one with 'oomlab run -- COMMAND' (oomlab run --help)\n", path);
+        ledger_release(&lg);
+        return EXIT_OK;
     }
     rc = fmt == FMT_CSV    ? print_csv(&v)
        : fmt == FMT_JSON ? print_json(&v, path)
