@@ -104,13 +104,16 @@ static bool lower_bound(const struct ledger_row *row)
     return ledger_flag(row, LEDGER_PEAK_LOWER_BOUND) == 1;
 }
 
-/* The peak that counts, ">=" marking a lower bound; "" unknown. */
+/* The peak that counts, ">=" marking a lower bound; "" unknown, and
+ * PEAK_DEVICE_ONLY where it is unknown because NVML saw only device-wide
+ * memory (never that device figure: it is not the run's). */
+#define PEAK_DEVICE_ONLY "dev-only"
 static void peak_cells(const struct ledger_row *row, char *peak, char *pct, size_t size)
 {
     double g = ledger_peak_gb(row), p = ledger_pct_capacity(row);
     const char *ge = lower_bound(row) ? ">=" : "";
     char f[32];
-    if (isnan(g)) peak[0] = '\0';
+    if (isnan(g)) snprintf(peak, size, "%s", ledger_peak_device_only(row) ? PEAK_DEVICE_ONLY : "");
     else snprintf(peak, size, "%s%s", ge, ledger_figure_text(g, 2, f, sizeof f));
     if (isnan(p)) pct[0] = '\0';
     else snprintf(pct, size, "%s%s", ge, ledger_figure_text(p, 1, f, sizeof f));
@@ -129,7 +132,7 @@ static const char *cell_color(const struct view *v, int col, const char *value)
 {
     bool bad = (col == LEDGER_OOM && (!strcmp(value, "yes") || !strcmp(value, OOM_HOST))) ||
                (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_IO_NO_FINAL));
-    bool warn = (col == COL_EDGE && *value) || (col == LEDGER_MEM_TREND && !strcmp(value, "growing")) ||
+    bool warn = (col == COL_EDGE && *value) || (col == COL_PEAK && !strcmp(value, PEAK_DEVICE_ONLY)) || (col == LEDGER_MEM_TREND && !strcmp(value, "growing")) ||
                 (col == LEDGER_EXIT_STATUS && !strcmp(value, LEDGER_RUNNING));
     return bad ? color_code(v->color, COLOR_RED) : warn ? color_code(v->color, COLOR_YELLOW) : NULL;
 }
@@ -244,10 +247,15 @@ static void legend_names(const struct view *v, const char *const *titles, const 
     if (used) fold(line, v->width);
 }
 
-static void legend(const struct view *v, unsigned any, size_t dropped, bool lower, bool no_final, bool host)
+static void legend(const struct view *v, unsigned any, size_t dropped, bool lower, bool no_final, bool host,
+                   bool device_only)
 {
     char text[256];
     if (lower) fold(">=: a lower bound: the OOM message's figures (the run wanted more)", v->width);
+    if (device_only)
+        fold(PEAK_DEVICE_ONLY ": the run's own peak is unknown: NVML saw only the GPU's device-wide memory "
+             "(every process's), not the run's (notes: " LEDGER_NOTE_DEVICE_ONLY "; device_peak_GB in --csv "
+             "and --json); --torch or step lines give one", v->width);
     if (host)
         fold("oom host: no GPU OOM, but the kernel's OOM killer killed the run or one of its processes: host "
              "memory (RAM) ran out (oomlab diagnose RUN_ID)", v->width);
@@ -300,10 +308,11 @@ static int print_text(const struct view *v)
         table_drop_rank(&t, k++, shown[i].drop);
     }
     unsigned any = 0;
-    bool lower = false, no_final = false, host = false;
+    bool lower = false, no_final = false, host = false, device_only = false;
     for (size_t r = 0; r < v->lg->n; r++) {
         if (!wanted(v, &v->lg->rows[r])) continue;
         lower |= lower_bound(&v->lg->rows[r]);
+        device_only |= ledger_peak_device_only(&v->lg->rows[r]);
         host |= !strcmp(oom_cell(&v->lg->rows[r]), OOM_HOST);
         no_final |= !strcmp(v->lg->rows[r].cell[LEDGER_EXIT_STATUS], LEDGER_IO_NO_FINAL);
         if (add_row(v, &t, r, &any) < 0 || (v->ranks && add_rank_rows(v, &t, r) < 0)) {
@@ -315,7 +324,7 @@ static int print_text(const struct view *v)
     size_t dropped = table_print_fit_shown(&t, stdout, v->width, printed);
     table_release(&t);
     legend_names(v, titles, printed, n);
-    legend(v, any, dropped, lower, no_final, host);
+    legend(v, any, dropped, lower, no_final, host, device_only);
     return 0;
 }
 

@@ -1873,6 +1873,14 @@ bool ledger_notes_host_oom(const char *notes, char *buf, size_t size)
     return ledger_first_note(notes, host_oom_notes, sizeof host_oom_notes / sizeof *host_oom_notes, buf, size);
 }
 
+bool ledger_peak_device_only(const struct ledger_row *row)
+{
+    static const char *const tag[] = {LEDGER_NOTE_DEVICE_ONLY};
+    char note[sizeof LEDGER_NOTE_DEVICE_ONLY + 1];
+    return isnan(ledger_peak_gb(row)) && ledger_first_note(row->cell[LEDGER_NOTES], tag, 1, note, sizeof note) &&
+           !strcmp(note, LEDGER_NOTE_DEVICE_ONLY); /* the tag whole, not a --note that starts with it */
+}
+
 bool ledger_host_oom_killed(const struct ledger_row *row)
 {
     const char *status = row->cell[LEDGER_EXIT_STATUS];

@@ -351,6 +351,14 @@ void ledger_notes_add(char *notes, size_t size, const char *tag);
 #define LEDGER_NOTE_HOST_OOM_COUNT "the kernel's OOM killer killed"
 #define LEDGER_NOTE_HOST_OOM_KMSG "the kernel's log: its OOM killer killed the command"
 
+/* The notes tag of a run whose NVML saw the GPU but none of the run's own
+ * processes (sys/runexec): the run's NVML peak is unknown, device_peak_GB
+ * and device_used_start_GB beside it (docs/table.md). */
+#define LEDGER_NOTE_DEVICE_ONLY "nvml device-wide only"
+/* The row's peak is unknown (no peak column) and its notes say why: NVML
+ * saw only device-wide memory. `table` marks its peak cell. */
+bool ledger_peak_device_only(const struct ledger_row *row);
+
 /* The first note of a row's notes ("a; b; c") that starts with one of the
  * n prefixes, copied whole into buf ("" none; buf may be NULL with size
  * 0); returns whether there was one. */

@@ -12,13 +12,14 @@
 #include "lib/err.h"
 #include "lib/launcher.h"
 #include "lib/oom.h"
+#include "lib/ledger.h"
 #include "lib/runcfg.h"
 #include "sys/torchhook.h"
 #include "lib/steps.h"
 #include "sys/memlog.h"
 
 /* The notes tag of a run whose NVML figures were device-wide only. */
-#define RUNEXEC_NOTE_DEVICE_ONLY "nvml device-wide only"
+#define RUNEXEC_NOTE_DEVICE_ONLY LEDGER_NOTE_DEVICE_ONLY
 
 struct runexec_result;
 
