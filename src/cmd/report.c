@@ -70,7 +70,7 @@ struct run {
     const struct ledger_row *row;
     const char *id;
     char stem[160]; /* its files' name in logs/: the id, or a job's ID_rankN (run_stem) */
-    char rank_note[160]; /* "rank 1 of 2" for a job; "" otherwise */
+    char rank_note[256]; /* "rank 1 of 2" for a job; "" otherwise */
     struct memcsv mem;
     struct torchsteps ts;
     bool have_ts;
@@ -999,30 +999,28 @@ static bool dir_given(const struct opts *o)
 }
 
 /* A job's row (srun/torchrun ranks, one row in the ledger) has no
- * logs/ID.log: its files are each rank's, logs/ID_rankN.*. The page shows
- * one rank's: the first that ran out of memory (the row says oom yes: its
- * page shows that OOM, though another rank's peak may be higher), else the
- * worst (highest peak), else the first that failed, else the first. */
+ * logs/ID.log: its files are each rank's, logs/ID_rankN.* (ID_rankN_restartK
+ * after a torchelastic restart). The page shows one rank's, of the attempt
+ * the ledger's row is (the latest restart; lib/ledger ledger_job_page_rank):
+ * the first that ran out of memory (the row says oom yes: its page shows
+ * that OOM, though another rank's peak may be higher), else the worst
+ * (highest peak), else the first that failed, else the first. */
 static void run_stem(const struct ledger *lg, struct run *r)
 {
-    const struct ledger_row *first, *pick = NULL;
+    const struct ledger_row *first;
     snprintf(r->stem, sizeof r->stem, "%s", r->id);
-    size_t n = ledger_rank_rows(lg, r->id, &first);
+    size_t n = ledger_rank_rows(lg, r->id, &first), count;
     if (!n) return;
-    const char *worst = r->row->cell[LEDGER_WORST_RANK];
-    for (size_t k = 0; k < n && !pick; k++)
-        if (ledger_flag(&first[k], LEDGER_OOM) == 1) pick = &first[k];
-    for (size_t k = 0; k < n && !pick && *worst; k++)
-        if (!strcmp(first[k].cell[LEDGER_RANK], worst)) pick = &first[k];
-    for (size_t k = 0; k < n && !pick; k++)
-        if (strcmp(first[k].cell[LEDGER_EXIT_STATUS], "0")) pick = &first[k];
-    if (!pick) pick = &first[0];
-    if (ledger_row_stem(r->stem, sizeof r->stem, pick) < 0) {
+    long restart;
+    const struct ledger_row *pick = ledger_job_page_rank(first, n, r->row->cell[LEDGER_WORST_RANK], &restart, &count);
+    if (!pick || ledger_row_stem(r->stem, sizeof r->stem, pick) < 0) {
         snprintf(r->stem, sizeof r->stem, "%s", r->id);
         return;
     }
-    snprintf(r->rank_note, sizeof r->rank_note, "A job of %zu ranks: its log, memory and steps below are rank %s's "
-             "(logs/%s.log)", n, pick->cell[LEDGER_RANK], r->stem);
+    char attempt[96] = "";
+    if (restart > 0) snprintf(attempt, sizeof attempt, " (restart %ld, the latest: the attempt its row is)", restart);
+    snprintf(r->rank_note, sizeof r->rank_note, "A job of %zu ranks%s: its log, memory and steps below are rank %s's "
+             "(logs/%s.log)", count, attempt, pick->cell[LEDGER_RANK], r->stem);
 }
 
 static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, size_t *n)

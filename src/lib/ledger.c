@@ -1391,6 +1391,28 @@ static bool failed(const struct ledger_row *r)
     return *e && strcmp(e, "0") && !ledger_is_running(r);
 }
 
+const struct ledger_row *ledger_job_page_rank(const struct ledger_row *rows, size_t n, const char *worst,
+                                              long *restart, size_t *count)
+{
+    long latest = 0;
+    for (size_t k = 0; k < n; k++)
+        if (cell_long(&rows[k], LEDGER_RESTART, 0) > latest) latest = cell_long(&rows[k], LEDGER_RESTART, 0);
+    const struct ledger_row *oom = NULL, *top = NULL, *fail = NULL, *any = NULL;
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct ledger_row *r = &rows[k];
+        if (cell_long(r, LEDGER_RESTART, 0) != latest) continue; /* an earlier attempt (synth_job_row) */
+        m++;
+        if (!any) any = r;
+        if (ledger_flag(r, LEDGER_OOM) == 1 && (!oom || row_end(r) < row_end(oom))) oom = r;
+        if (!top && worst && *worst && !strcmp(r->cell[LEDGER_RANK], worst)) top = r;
+        if (failed(r) && (!fail || fails_before(r, fail))) fail = r;
+    }
+    if (restart) *restart = latest;
+    if (count) *count = m;
+    return oom ? oom : top ? top : fail ? fail : any;
+}
+
 /* The row is the latest restart's; the notes name the earlier restarts
  * (the first 8) and each one's first rank to run out of GPU memory, so the
  * attempts stay apart and the one that OOMed is named. */

@@ -230,6 +230,15 @@ void ledger_sort_by_start(struct ledger *lg);
 
 /* The rank rows of run id (count; *first the first of them), by rank. */
 size_t ledger_rank_rows(const struct ledger *lg, const char *id, const struct ledger_row **first);
+/* Of a job's rank rows (rows[0..n), as ledger_rank_rows gives them), the
+ * one whose files show the job (report's page), chosen from the attempt the
+ * job's row folds: the latest restart only. The first of its ranks to run
+ * out of GPU memory (earliest end: the row's oom_stage is that rank's), else
+ * worst (the row's worst_rank, "" none), else the first to fail, else the
+ * first. *restart gets that attempt's number and *count its ranks (either
+ * may be NULL). NULL when n is 0. */
+const struct ledger_row *ledger_job_page_rank(const struct ledger_row *rows, size_t n, const char *worst,
+                                              long *restart, size_t *count);
 
 /* A run id becomes file names and a CSV cell: 0 when it is 1 to
  * LEDGER_ID_MAX bytes of UTF-8 without '/', "..", control characters or a

@@ -150,6 +150,12 @@ check restart.row-last-attempt test "$("$OOMLAB" table --json | job oom exit_sta
 check restart.worst-rank-tie-lowest test "$("$OOMLAB" table --json | job worst_rank)" = 0
 check restart.notes-name-attempt grep -q 'torchelastic restarted the workers 1 time (this row: attempt 1); attempt 0: GPU OOM, rank 3 first; attempt 1: no GPU OOM' <("$OOMLAB" table --json)
 check restart.summary grep -q 'r: torchelastic restarted the workers 1 time' err
+# report shows the attempt the row is (the last), not attempt 0's OOM rank
+# that came first in the rank rows' order; it showed r_rank3.log, whose OOM
+# the row (oom no) does not have
+"$OOMLAB" report r > report.out 2>report.err
+check restart.report-latest-attempt grep -q "A job of 4 ranks (restart 1, the latest: the attempt its row is): its log, memory and steps below are rank 0&#39;s (logs/r_rank0_restart1.log)" reports/r.html
+check restart.report-not-attempt0 test -z "$(grep -o 'logs/r_rank3.log' reports/r.html)"
 check restart.rank-rows-per-attempt test "$("$OOMLAB" table --json | python3 -c '
 import json,sys
 r = json.load(sys.stdin)["runs"][0]["rank_rows"]
