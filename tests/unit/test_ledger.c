@@ -639,11 +639,16 @@ static void test_fold_ranks(void **state)
         "q,79.90,80.00,yes,forward,2026-01-05T00:00:00Z,8.00,1,slurm:4,1,0,\n"
         "q,30.00,80.00,no,-,2026-01-05T00:00:00Z,9.00,143,slurm:4,0,0,\n"
         "q,31.00,80.00,no,-,2026-01-05T01:00:00Z,60.00,0,slurm:4,0,1,\n"
-        "q,32.00,80.00,no,-,2026-01-05T01:00:00Z,60.00,0,slurm:4,1,1,\n";
+        "q,32.00,80.00,no,-,2026-01-05T01:00:00Z,60.00,0,slurm:4,1,1,\n"
+        /* restarted after rank 0's OOM; the restart's OOM is rank 1's */
+        "p,79.00,80.00,yes,forward,2026-01-06T00:00:00Z,5.00,1,slurm:5,0,0,\n"
+        "p,20.00,80.00,no,-,2026-01-06T00:00:00Z,6.00,143,slurm:5,1,0,\n"
+        "p,21.00,80.00,no,-,2026-01-06T01:00:00Z,9.00,143,slurm:5,0,1,\n"
+        "p,79.50,80.00,yes,backward,2026-01-06T01:00:00Z,8.00,1,slurm:5,1,1,\n";
     struct ledger lg;
     assert_int_equal(ledger_parse(&lg, text, strlen(text), "runs.csv", NULL), 0);
     assert_int_equal(ledger_keep_latest(&lg, NULL), 0);
-    assert_int_equal(lg.n, 4);
+    assert_int_equal(lg.n, 5);
     const struct ledger_row *j = &lg.rows[0], *w = &lg.rows[1], *k = &lg.rows[2], *q = &lg.rows[3], *d;
     /* the row is the latest restart's; the notes say which restart OOMed */
     assert_string_equal(q->cell[LEDGER_OOM], "no");
@@ -652,6 +657,22 @@ static void test_fold_ranks(void **state)
     assert_string_equal(q->cell[LEDGER_NOTES], "2 ranks; worst rank 1; this row: restart 1; "
                                                "restart 0: GPU OOM, rank 1 first");
     assert_int_equal(ledger_rank_rows(&lg, "q", &d), 4);
+    /* report's page is a rank of the attempt the row is (the latest),
+     * never restart 0's OOM rank that comes first in rank order */
+    long restart = -1;
+    size_t count = 0;
+    const struct ledger_row *page = ledger_job_page_rank(d, 4, q->cell[LEDGER_WORST_RANK], &restart, &count);
+    assert_int_equal(restart, 1);
+    assert_int_equal(count, 2);
+    assert_string_equal(page->cell[LEDGER_RANK], "1");
+    assert_string_equal(page->cell[LEDGER_RESTART], "1");
+    assert_string_equal(page->cell[LEDGER_OOM], "no");
+    assert_int_equal(ledger_rank_rows(&lg, "p", &d), 4);
+    page = ledger_job_page_rank(d, 4, lg.rows[4].cell[LEDGER_WORST_RANK], &restart, NULL);
+    assert_string_equal(page->cell[LEDGER_RANK], "1"); /* the latest attempt's OOM, not rank 0's of attempt 0 */
+    assert_string_equal(page->cell[LEDGER_RESTART], "1");
+    assert_string_equal(lg.rows[4].cell[LEDGER_OOM_STAGE], page->cell[LEDGER_OOM_STAGE]);
+    assert_null(ledger_job_page_rank(d, 0, "", NULL, NULL));
     assert_string_equal(j->cell[LEDGER_RUN_ID], "j");
     assert_string_equal(j->cell[LEDGER_JOB_ID], "slurm:2");
     assert_string_equal(j->cell[LEDGER_PEAK_RESERVED_GB], "79.50");
