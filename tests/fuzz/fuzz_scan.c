@@ -43,7 +43,18 @@ static void check_figures(const struct oom_report *rep)
             FIGURE(m->nonreleasable_cur); FIGURE(m->nonreleasable_peak);
         }
         if (!memchr(e->text, '\0', sizeof e->text)) __builtin_trap();
+        if (e->line > rep->lines) {
+            fprintf(stderr, "event %zu at line %ld of %ld\n", i, e->line, rep->lines);
+            __builtin_trap();
+        }
     }
+    /* the paste's context (the cut-title call among them): its evidence, by line */
+    const struct oom_context *c = &rep->context;
+    if (c->call > OOM_CONTEXT_CUT_TITLE || c->n > OOM_CONTEXT_EVIDENCE) __builtin_trap();
+    for (size_t k = 0; k < c->n; k++)
+        if (c->evidence[k].line < 1 || c->evidence[k].line > rep->lines || !c->evidence[k].what ||
+            !memchr(c->evidence[k].text, '\0', sizeof c->evidence[k].text))
+            __builtin_trap();
 }
 
 /* The events as diagnose --json's logs[].events[] carry them. */
@@ -70,11 +81,17 @@ static void check_json(const struct oom_report *rep)
         json_key(&j, "text"); json_str(&j, e->text);
         json_obj_end(&j);
     }
+    for (size_t k = 0; k < rep->context.n; k++) { /* logs[].context.evidence[] */
+        json_obj_begin(&j);
+        json_key(&j, "what"); json_str(&j, rep->context.evidence[k].what);
+        json_key(&j, "text"); json_str(&j, rep->context.evidence[k].text);
+        json_obj_end(&j);
+    }
     json_arr_end(&j);
     json_finish(&j);
     fclose(f);
     struct json_object *o = json_tokener_parse(buf);
-    if (!o || json_object_array_length(o) != rep->n_events) {
+    if (!o || json_object_array_length(o) != rep->n_events + rep->context.n) {
         fprintf(stderr, "not JSON: %.300s\n", buf);
         __builtin_trap();
     }
