@@ -653,7 +653,14 @@ static int stream_head(struct ledger_stream *s, const char *text, size_t len, bo
     }
     memcpy(s->head + s->head_len, text, len);
     s->head_len += len;
-    if (!last && !first_record_ends(s->head, s->head_len)) return 0;
+    /* the encoding is told from the file's first TEXTENC_SNIFF bytes (all of
+     * a shorter one), however the pieces cut them: one piece of 1 byte
+     * hid a UTF-16 BOM, a short one decided by its own NULs */
+    if (!last && (s->head_len < TEXTENC_SNIFF || !first_record_ends(s->head, s->head_len))) return 0;
+    char wide[512]; /* a spreadsheet's "Unicode Text" save: UTF-16, not a crash's zeros */
+    if (textenc_wide_message(s->head, s->head_len, s->rd.name, "a ledger", wide, sizeof wide))
+        return oomlab_err_set(err, "%s: %s", s->rd.name, wide);
+    if (check_nul(s, s->head, s->head_len, err) < 0) return -1;
     const char *h = s->head;
     size_t hl = s->head_len;
     stream_start(s, &h, &hl);
@@ -665,12 +672,9 @@ static int stream_head(struct ledger_stream *s, const char *text, size_t len, bo
 
 int ledger_stream_feed(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err)
 {
-    char wide[512]; /* a spreadsheet's "Unicode Text" save: UTF-16, not a crash's zeros */
-    if (!s->started && !s->head_len &&
-        textenc_wide_message(text, len, s->rd.name, "a ledger", wide, sizeof wide))
-        return oomlab_err_set(err, "%s: %s", s->rd.name, wide);
+    if (!s->started) return stream_head(s, text, len, false, err); /* NULs checked there */
     if (check_nul(s, text, len, err) < 0) return -1;
-    return s->started ? stream_bytes(s, text, len, err) : stream_head(s, text, len, false, err);
+    return stream_bytes(s, text, len, err);
 }
 
 static int stream_bytes(struct ledger_stream *s, const char *text, size_t len, struct oomlab_err *err)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SNIFF 4096u
+#define SNIFF TEXTENC_SNIFF
 
 struct wide {
     const char *name;  /* as said: "UTF-16LE" */

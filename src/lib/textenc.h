@@ -9,6 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The bytes the sniff reads: a stream decides once it holds this many
+ * (or the whole file), so that any cut of it into pieces says the same. */
+#define TEXTENC_SNIFF 4096u
+
 /* When text (len bytes, the start of a file is enough) is UTF-16 or UTF-32,
  * writes to out "UTF-16LE text (with a byte order mark), not UTF-8 as WHAT
  * must be; convert it: iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8 && mv FILE.utf8 FILE" (FILE

@@ -217,7 +217,9 @@ static const char *type_words(mode_t mode)
 
 const char *fsutil_why(const char *path, int errnum, char *buf, size_t size)
 {
-    if (errnum != ENOTDIR || !path) return strerror(errnum);
+    /* "" has no part to name (the walk below starts past its first byte) and
+     * a 0-byte buf cannot hold the words */
+    if (errnum != ENOTDIR || !path || !*path || !buf || !size) return strerror(errnum);
     char p[PATH_MAX];
     if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) return strerror(errnum);
     /* the shortest prefix that exists and is no directory: the one in the way */

@@ -116,7 +116,8 @@ int fsutil_check_writable(const char *path, struct oomlab_err *err);
 
 /* Why path could not be opened, for a message: for ENOTDIR the part of the
  * path that is no directory ("runs/x.csv" under a file runs: "runs is a
- * regular file, not a directory", written to buf), else strerror(errnum). */
+ * regular file, not a directory", written to buf), else strerror(errnum)
+ * (also for an empty path or a 0-byte buf). */
 const char *fsutil_why(const char *path, int errnum, char *buf, size_t size);
 
 /* Join dir and name into buf ("dir/name", no second '/' after a dir that ends

@@ -1,7 +1,9 @@
 /* Fuzz the per-rank figures of a launcher's interleaved log (lib/rankstats):
  * lines fed in order, then the log engine's report of the same text; each
  * entry stays one rank of one attempt; the lines handed on (rs.fn, after
- * an srun label is decided) are whole lines of the input, in its order. */
+ * an srun label is decided) are whole lines of the input, in its order.
+ * A rank's oom is unknown only where the log engine dropped events (past
+ * OOM_MAX_EVENTS) and none kept is that rank's; an unknown has no line. */
 #include <stdint.h>
 #include <string.h>
 
@@ -46,8 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pos += n + 1;
     }
     struct oom_report rep;
+    bool dropped = false;
     if (scan_text(text, size, &rep, NULL) == 0) {
         rankstats_finish(&rs, &rep);
+        dropped = rep.n_dropped > 0;
         oom_report_release(&rep);
     } else {
         rankstats_flush(&rs);
@@ -59,6 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (r->rank < 0 || r->rank > RANKSTATS_MAX_RANK || r->attempt < 0 || r->attempt > rs.elastic.restarts)
             __builtin_trap();
         if (r->lines < 1 || rankstats_peak(r, &lower) < -1) __builtin_trap();
+        if (r->oom_unknown && (r->oom || !dropped || r->oom_line != -1)) __builtin_trap();
+        if (r->oom_line < -1 || (r->oom && r->oom_line < 1)) __builtin_trap();
         for (size_t k = 0; k < i; k++)
             if (rs.r[k].rank == r->rank && rs.r[k].attempt == r->attempt) __builtin_trap();
     }

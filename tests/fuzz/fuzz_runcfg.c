@@ -1,13 +1,19 @@
 /* Fuzz target: run-config parsing (YAML and JSON) must never crash, leak or
  * read past len; whatever parses must write YAML that parses back the same;
  * and the config rendered in its own schema with --set applied (a value
- * and a header taken from the input) must parse back too. */
+ * and a header taken from the input) must parse back too. probe's trial
+ * configs: the values a config takes for the batch (or the sequence
+ * length), rendered and read back as probe's trial_config does, are those
+ * up to a bound, never a value refused below one taken (probe checks --min
+ * and --max only, a1ad6de0); 2^31 and above are refused. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/runcfg.h"
+
+#define RC_MAX_INT_FUZZ 2147483647L /* runcfg.c's RC_MAX_INT: 2^31 and above are absurd */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -50,6 +56,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     runcfg_effective_batch(&cfg);
     runcfg_release(&cfg);
+    static const long trial[] = {1, 3, 1L << 24, (1L << 31) - 1, 1L << 31, 99999999999L};
+    const char *key = size & 1 ? "max_seq_len" : "device_batch_size";
+    long refused = 0; /* the first value refused */
+    for (size_t i = 0; i < sizeof trial / sizeof trial[0]; i++) {
+        char assign[64];
+        snprintf(assign, sizeof assign, "%s=%ld", key, trial[i]);
+        char *sets[] = {assign};
+        struct runcfg_rendered r;
+        bool took = false;
+        if (runcfg_render(copy, size, "fuzz", "oomlab probe", sets, 1, &r, &err) == 0) {
+            runcfg_init(&back);
+            took = runcfg_parse(&back, r.text, r.len, "the trial's config", &err) == 0 &&
+                   (size & 1 ? back.max_seq_len : back.device_batch_size) == trial[i];
+            runcfg_release(&back);
+            runcfg_rendered_release(&r);
+        }
+        if (took && (refused || trial[i] > RC_MAX_INT_FUZZ)) {
+            fprintf(stderr, "%s taken after %ld was refused\n", assign, refused);
+            __builtin_trap();
+        }
+        if (!took && !refused) refused = trial[i];
+    }
     free(copy);
     return 0;
 }

@@ -1,16 +1,108 @@
 /* Fuzz target: the diagnose engine over arbitrary bytes — one view, then a
  * stream of small windows, then verdicts and the plan — must never read
- * out of bounds, overflow, hang or leak. */
+ * out of bounds, overflow, hang or leak. Every figure an event carries is a
+ * count (>= 0) or the unknown -1, never another negative; the events, their
+ * text and figures written with render/json (as diagnose --json writes them)
+ * parse back as JSON. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/plan.h"
 #include "lib/scan.h"
 #include "lib/verdict.h"
+#include "render/json.h"
+
+/* json-c's reader, declared here: its headers' json_bool is render/json's too */
+struct json_object;
+struct json_object *json_tokener_parse(const char *str);
+size_t json_object_array_length(const struct json_object *obj);
+int json_object_put(struct json_object *obj);
+
+#define FIGURE(x) do { if ((x) < -1) { fprintf(stderr, "%s = %lld\n", #x, (long long)(x)); __builtin_trap(); } } while (0)
+
+static void check_figures(const struct oom_report *rep)
+{
+    if (rep->n_events > OOM_MAX_EVENTS) __builtin_trap();
+    if (rep->primary < -1 || rep->primary >= (long)rep->n_events) __builtin_trap();
+    for (size_t i = 0; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        const struct oom_bytes *b = &e->bytes;
+        FIGURE(b->requested); FIGURE(b->capacity); FIGURE(b->free); FIGURE(b->allocated);
+        FIGURE(b->reserved); FIGURE(b->reserved_unallocated); FIGURE(b->process_in_use);
+        FIGURE(b->allowed); FIGURE(b->other_in_use); FIGURE(b->private_pools);
+        FIGURE(e->gpu); FIGURE(e->rank); FIGURE(e->step); FIGURE(e->pid);
+        FIGURE(e->line); FIGURE(e->mem.device);
+        if (e->n_procs > OOM_MAX_PROCS || e->repeats < 0) __builtin_trap();
+        for (size_t k = 0; k < e->n_procs; k++) FIGURE(e->procs[k].bytes);
+        if (e->mem.present) {
+            const struct oom_memsummary *m = &e->mem;
+            FIGURE(m->ooms); FIGURE(m->retries); FIGURE(m->allocated_cur); FIGURE(m->allocated_peak);
+            FIGURE(m->reserved_cur); FIGURE(m->reserved_peak);
+            FIGURE(m->nonreleasable_cur); FIGURE(m->nonreleasable_peak);
+        }
+        if (!memchr(e->text, '\0', sizeof e->text)) __builtin_trap();
+        if (e->line > rep->lines) {
+            fprintf(stderr, "event %zu at line %ld of %ld\n", i, e->line, rep->lines);
+            __builtin_trap();
+        }
+    }
+    /* the paste's context (the cut-title call among them): its evidence, by line */
+    const struct oom_context *c = &rep->context;
+    if (c->call > OOM_CONTEXT_CUT_TITLE || c->n > OOM_CONTEXT_EVIDENCE) __builtin_trap();
+    for (size_t k = 0; k < c->n; k++)
+        if (c->evidence[k].line < 1 || c->evidence[k].line > rep->lines || !c->evidence[k].what ||
+            !memchr(c->evidence[k].text, '\0', sizeof c->evidence[k].text))
+            __builtin_trap();
+}
+
+/* The events as diagnose --json's logs[].events[] carry them. */
+static void check_json(const struct oom_report *rep)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return;
+    struct json j;
+    json_init(&j, f, false);
+    json_arr_begin(&j);
+    for (size_t i = 0; i < rep->n_events; i++) {
+        const struct oom_event *e = &rep->events[i];
+        json_obj_begin(&j);
+        json_key(&j, "kind"); json_str(&j, e->kind);
+        json_key(&j, "framework"); json_str(&j, e->framework);
+        json_key(&j, "gpu_oom"); json_bool(&j, e->gpu_oom);
+        json_key(&j, "line"); json_int(&j, e->line);
+        json_key(&j, "stage"); json_str(&j, oom_stage_name(e->stage));
+        json_key(&j, "requested"); json_bytes(&j, e->bytes.requested);
+        json_key(&j, "capacity"); json_bytes(&j, e->bytes.capacity);
+        json_key(&j, "free"); json_bytes(&j, e->bytes.free);
+        json_key(&j, "text"); json_str(&j, e->text);
+        json_obj_end(&j);
+    }
+    for (size_t k = 0; k < rep->context.n; k++) { /* logs[].context.evidence[] */
+        json_obj_begin(&j);
+        json_key(&j, "what"); json_str(&j, rep->context.evidence[k].what);
+        json_key(&j, "text"); json_str(&j, rep->context.evidence[k].text);
+        json_obj_end(&j);
+    }
+    json_arr_end(&j);
+    json_finish(&j);
+    fclose(f);
+    struct json_object *o = json_tokener_parse(buf);
+    if (!o || json_object_array_length(o) != rep->n_events + rep->context.n) {
+        fprintf(stderr, "not JSON: %.300s\n", buf);
+        __builtin_trap();
+    }
+    json_object_put(o);
+    free(buf);
+}
 
 static void judge(const struct oom_report *rep)
 {
+    check_figures(rep);
+    check_json(rep);
     struct verdicts v;
     struct plan p;
     verdict_compute(rep, &v);

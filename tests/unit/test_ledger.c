@@ -243,14 +243,22 @@ static void test_stream_in_pieces(void **state)
 {
     (void)state;
     static const char alphabet[] = "\",\n\r a1;\0";
-    static const char *const heads[] = {"run_id,notes,oom\n", "run_id,notes,oom\r\n", "sep=,\nrun_id,notes\n",
-                                        "\xEF\xBB\xBFrun_id,command\n"};
+    /* UTF-16 with a BOM or without (NULs in every other byte): said so
+     * however the pieces cut the BOM or the bytes the sniff reads */
+#define HEAD(s) {s, sizeof s - 1}
+    static const struct {
+        const char *text;
+        size_t len;
+    } heads[] = {HEAD("run_id,notes,oom\n"), HEAD("run_id,notes,oom\r\n"), HEAD("sep=,\nrun_id,notes\n"),
+                 HEAD("\xEF\xBB\xBFrun_id,command\n"), HEAD("\xFF\xFErun_id,notes\n"),
+                 HEAD("r\0u\0n\0_\0i\0d\0,\0n\0\n\0")};
+#undef HEAD
     char text[96];
     unsigned seed = 777;
     for (int round = 0; round < 20000; round++) {
         seed = seed * 1103515245u + 12345u;
-        const char *head = heads[(seed >> 16) % 4];
-        size_t hl = strlen(head);
+        const char *head = heads[(seed >> 16) % (sizeof heads / sizeof heads[0])].text;
+        size_t hl = heads[(seed >> 16) % (sizeof heads / sizeof heads[0])].len;
         seed = seed * 1103515245u + 12345u;
         size_t len = hl + (seed >> 16) % 60;
         memcpy(text, head, hl);

@@ -457,6 +457,39 @@ static void test_fsutil(void **state)
     assert_null(strstr(err.msg, ".tmp."));
 }
 
+/* Leaves the stack below the caller's frame full of bytes that are neither
+ * NUL nor '/', for the next call's locals. */
+__attribute__((noinline)) static void dirty_stack(void)
+{
+    volatile char junk[3 * 4096];
+    memset((char *)junk, 'a', sizeof junk);
+}
+
+/* fsutil_why names the part of a path in the way; a path it cannot walk
+ * and a buffer it cannot write get strerror's words. The empty path walked
+ * its copy from the byte after the terminator (uninitialized: valgrind and
+ * MSan report it; fuzz_fsutil), and a 0-byte buffer came back unwritten as
+ * the answer (not a string). */
+static void test_fsutil_why(void **state)
+{
+    (void)state;
+    char path[300], buf[400];
+    snprintf(path, sizeof path, "%s/afile", dir);
+    struct oomlab_err err;
+    assert_int_equal(fsutil_write_atomic(path, "x", 1, &err), 0);
+    snprintf(path, sizeof path, "%s/afile/sub/x", dir);
+    const char *why = fsutil_why(path, ENOTDIR, buf, sizeof buf);
+    assert_ptr_equal(why, buf);
+    assert_non_null(strstr(buf, "/afile is a regular file, not a directory"));
+    assert_string_equal(fsutil_why(path, ENOENT, buf, sizeof buf), strerror(ENOENT));
+    dirty_stack();
+    assert_string_equal(fsutil_why("", ENOTDIR, buf, sizeof buf), strerror(ENOTDIR));
+    char none[1] = {'x'};
+    why = fsutil_why(path, ENOTDIR, none, 0);
+    assert_ptr_not_equal(why, none);
+    assert_string_equal(why, strerror(ENOTDIR));
+}
+
 /* Files oomlab writes are never reached through a symlink, and never a
  * FIFO (which would block) or a device. */
 static void test_fsutil_no_follow(void **state)
@@ -528,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_echo_unread_pipe),
         cmocka_unit_test(test_fsutil),
         cmocka_unit_test(test_fsutil_no_follow),
+        cmocka_unit_test(test_fsutil_why),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
