@@ -610,18 +610,8 @@ static const struct msg_clause clauses_rmm[] = {
  * the pool: X" / "- Used by the pool: X"; HumanMemUnit prints 1024-based
  * GB/MB/KB, src/common/common.cc; XGBoost 1.x printed bare byte counts,
  * "- Free memory: 8126464", dmlc/xgboost#8484 = heldout32 h32-79). (srcfam) */
-/* ... the same figures on the message's own line, where a JSON or repr
- * log keeps the newlines as "\n" escapes. */
-static const struct msg_clause clauses_xgboost[] = {
-    {"- Requested memory: %s", MSG_F_REQUESTED},
-    {"- Requested memory: %d", MSG_F_REQUESTED},
-    {"- Free memory: %s", MSG_F_FREE},
-    {"- Free memory: %d", MSG_F_FREE},
-    {"- Reserved by the pool: %s", MSG_F_RESERVED},
-    {"- Used by the pool: %s", MSG_F_ALLOCATED},
-    {NULL, 0},
-};
-
+/* near_own_line: the same figures on the message's own line too, where a
+ * JSON or repr log keeps the newlines as "\n" escapes. */
 static const struct msg_near near_xgboost[] = {
     {"- Requested memory: %s", MSG_F_REQUESTED, 0, 6},
     {"- Requested memory: %d", MSG_F_REQUESTED, 0, 6},
@@ -976,11 +966,7 @@ static const struct msg_near near_mention[] = {
  * field was "cuda_gpu_id" before "device_id"): "device_option { device_type:
  * 1 device_id: 0 }" (facebookresearch/Detectron#821 = h23-25), "device_option
  * { device_type: 1 cuda_gpu_id: 0 }" (facebookresearch/Detectron#554 = h23-28). */
-static const struct msg_clause clauses_caffe2[] = { /* the operator joined to the message */
-    {"device_option { device_type: 1 device_id: %d }", MSG_F_GPU},
-    {"device_option { device_type: 1 cuda_gpu_id: %d }", MSG_F_GPU},
-    {NULL, 0},
-};
+/* near_own_line: also the operator joined to the message's own line. */
 static const struct msg_near near_caffe2[] = {
     {"device_option { device_type: 1 device_id: %d }", MSG_F_GPU, 0, 3},
     {"device_option { device_type: 1 cuda_gpu_id: %d }", MSG_F_GPU, 0, 3},
@@ -1108,8 +1094,8 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_xgboost,
-     .near = near_xgboost},
+     .near = near_xgboost,
+     .near_own_line = true},
     /* tinygrad (clauses_tinygrad): a device's refusal by the device's name
      * (CUDA, NV, AMD, METAL, GPU and CL for OpenCL, QCOM, WEBGPU, with a
      * ":N" index); "failed on CPU" (or CLANG, LLVM, DISK) is host memory
@@ -2410,8 +2396,8 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_caffe2,
-     .near = near_caffe2},
+     .near = near_caffe2,
+     .near_own_line = true},
     /* PaddlePaddle 1.x's PADDLE_ENFORCE on a CUDA call: the error string,
      * then " at (file.cc:line)" or, before 1.7, " at [file.cc:line]": "out
      * of memory at (/paddle/paddle/fluid/platform/device_context.cc:221)";
@@ -5342,6 +5328,12 @@ bool msg_apply(const char *pattern, enum msg_field field, const char *text, size
     return apply_pairs(pattern, field, text, len, ev, NULL);
 }
 
+bool msg_rule_reads_own_line(const struct msg_rule *rule)
+{
+    return (rule->clauses && rule->clauses[0].pattern) ||
+           (rule->near_own_line && rule->near && rule->near[0].pattern);
+}
+
 bool msg_matches(const char *pattern, const char *text, size_t len)
 {
     size_t from = 0;
@@ -5359,6 +5351,9 @@ void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
     byte_pairs_of(text, len, &bp);
     for (const struct msg_clause *c = rule->clauses; c && c->pattern; c++)
         apply_pairs(c->pattern, c->field, text, len, ev, &bp);
+    for (const struct msg_near *nc = rule->near_own_line ? rule->near : NULL; nc && nc->pattern;
+         nc++)
+        apply_pairs(nc->pattern, nc->field, text, len, ev, &bp);
     for (const struct msg_clause *c = clauses_common; c->pattern; c++)
         apply_pairs(c->pattern, c->field, text, len, ev, &bp);
 }

@@ -152,6 +152,9 @@ struct msg_rule {
     enum oom_stage stage;  /* stage implied by the message itself */
     const struct msg_clause *clauses;
     const struct msg_near *near;
+    bool near_own_line;    /* the near rows read the message's own line too, as clauses (a
+                              log that keeps the newlines as "\n" escapes puts the lines
+                              after it on it): one table for both */
     int merge_lines;       /* a detail joins an event up to this many lines away (0: 8) */
     bool joins_as_is;      /* a detail that says what the failure just above it was for:
                               it joins that event, GPU or host, and leaves its call as it
@@ -174,6 +177,10 @@ const struct msg_rule *msg_rule_at(size_t i);
 
 /* Is kind (an event's, from a rule) an OOM's symptom (msg_rule.oom_symptom)? */
 bool msg_kind_oom_symptom(const char *kind);
+
+/* Does rule read figures on the message's own line (a clause, or its near
+ * rows with near_own_line)? */
+bool msg_rule_reads_own_line(const struct msg_rule *rule);
 
 /* The first (most specific) rule the cleaned text matches, or NULL. */
 const struct msg_rule *msg_classify(const char *text, size_t len);

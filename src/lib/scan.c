@@ -2255,8 +2255,7 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
     const struct msg_rule *r = *rp, *rc = r;
     struct oom_event evc = *ev;
     int stalled = 0;
-    for (int i = 0; i < JOIN_LINES && r->clauses && r->clauses[0].pattern && next_line(v, &a, &b);
-         i++) {
+    for (int i = 0; i < JOIN_LINES && msg_rule_reads_own_line(r) && next_line(v, &a, &b); i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||

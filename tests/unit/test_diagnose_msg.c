@@ -174,6 +174,44 @@ static struct oom_event extract(const char *text)
     return ev;
 }
 
+/* A figure a rule reads both on its message's own line and on the lines
+ * near it is one row (near_own_line), not a clause table restating the
+ * near table: no rule's clauses are all rows of its own near table
+ * (exactfig; the XGBoost rule held the same six rows twice). NCCL's
+ * clauses overlap its near rows only in part: they are shared with the
+ * detail rule and read one wording more. */
+static bool near_has(const struct msg_near *near, const struct msg_clause *c)
+{
+    for (const struct msg_near *nc = near; nc && nc->pattern; nc++)
+        if (c->field == nc->field && !strcmp(c->pattern, nc->pattern)) return true;
+    return false;
+}
+
+static void test_near_rows_not_repeated_as_clauses(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < msg_rules_count(); i++) {
+        const struct msg_rule *r = msg_rule_at(i);
+        if (!r->clauses || !r->clauses[0].pattern) continue;
+        bool all = true;
+        for (const struct msg_clause *c = r->clauses; c->pattern && all; c++)
+            all = near_has(r->near, c);
+        if (all) fail_msg("rule %s: its clauses restate its near rows (near_own_line)", r->kind);
+    }
+    /* ... and the XGBoost rule still reads its figures on its own line
+     * (a JSON log's "\n" escapes), through its near rows */
+    const char *line = "xgboost.core.XGBoostError: [10:00:00] device_helpers.cu:44: Memory "
+                       "allocation error on worker 0: std::bad_alloc\\n- Free memory: 1.50GB\\n"
+                       "- Requested memory: 2.00GB\\n";
+    const struct msg_rule *r = msg_classify(line, strlen(line));
+    assert_non_null(r);
+    assert_string_equal(r->kind, "xgboost");
+    assert_true(msg_rule_reads_own_line(r));
+    struct oom_event e = extract(line);
+    assert_int_equal(e.bytes.requested, 2147483648);
+    assert_int_equal(e.bytes.free, 1610612736);
+}
+
 static void test_pytorch_forms(void **state)
 {
     (void)state;
@@ -459,6 +497,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_prefixes),      cmocka_unit_test(test_clean),
         cmocka_unit_test(test_serving_prefixes),
         cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
+        cmocka_unit_test(test_near_rows_not_repeated_as_clauses),
         cmocka_unit_test(test_patterns), cmocka_unit_test(test_protobuf_shape),      cmocka_unit_test(test_every_rule_fires),
         cmocka_unit_test(test_issue10_rules_fire), cmocka_unit_test(test_anchors_minimal),
     };
