@@ -1099,13 +1099,20 @@ static const struct msg_rule rules[] = {
     /* tinygrad (clauses_tinygrad): a device's refusal by the device's name
      * (CUDA, NV, AMD, METAL, GPU and CL for OpenCL, QCOM, WEBGPU, with a
      * ":N" index); "failed on CPU" (or CLANG, LLVM, DISK) is host memory
-     * and is no row here. Before the host row that reads MemoryError. */
+     * and is no row here. Before the host row that reads MemoryError.
+     * Allocator.alloc prints "Allocation of {size_to_str(size)} failed on
+     * {device}. Used: ..." (tinygrad/tinygrad:tinygrad/device.py@0000f37e):
+     * a size right after "Allocation of" (shape), the device right after
+     * "failed on", ending in "." or its ":N" index, never a word after it
+     * (end_not: "Allocation of pinned host memory failed on GPU worker 3"
+     * is no tinygrad OOM). */
     {.kind = "tinygrad",
      .framework = "tinygrad",
-     .need = {"Allocation of"},
      .any = {"failed on CUDA", "failed on NV", "failed on AMD", "failed on METAL", "failed on GPU",
              "failed on CL", "failed on QCOM", "failed on WEBGPU", "failed on HIP"},
      .word_end = true,
+     .end_not = " ",
+     .shape = "Allocation of %z failed on ",
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -4812,7 +4819,7 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
         }
         for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++)
             ok = !(byte_pairs_may_hold(&bp, r->unless[i]) && has(text, len, r->unless[i]));
-        if (!ok) continue;
+        if (!ok || (r->shape && !msg_matches(r->shape, text, len))) continue;
         return r;
     }
 #undef HAS

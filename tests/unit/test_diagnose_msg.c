@@ -212,6 +212,37 @@ static void test_near_rows_not_repeated_as_clauses(void **state)
     assert_int_equal(e.bytes.free, 1610612736);
 }
 
+/* tinygrad's row reads what Allocator.alloc prints ("Allocation of
+ * {size} failed on {device}. Used: ...", tinygrad/tinygrad:tinygrad/
+ * device.py@0000f37e): a size after "Allocation of", the device and then
+ * "." or ":N"; other words around "Allocation of" and "failed on GPU" are
+ * not tinygrad's (exactfig). */
+static void test_tinygrad_row_is_its_message(void **state)
+{
+    (void)state;
+    static const char *const yes[] = {
+        "MemoryError: Allocation of 2.00 GB failed on CUDA. Used: 21.50 GB",
+        "MemoryError: Allocation of 512.00 MB failed on AMD:1. Used: 15.00 GB",
+        "Allocation of 8.00 GB failed on NV", /* a title cut after the device */
+    };
+    static const char *const no[] = {
+        "Allocation of pinned host memory failed on GPU worker 3",
+        "Allocation of 2.00 GB failed on GPU worker 3",
+        "Allocation of pinned host memory failed on GPU.",
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        const struct msg_rule *r = msg_classify(yes[i], strlen(yes[i]));
+        if (!r || strcmp(r->kind, "tinygrad")) fail_msg("not tinygrad: %s", yes[i]);
+    }
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        const struct msg_rule *r = msg_classify(no[i], strlen(no[i]));
+        if (r && !strcmp(r->kind, "tinygrad")) fail_msg("tinygrad: %s", no[i]);
+    }
+    struct oom_event e = extract(yes[1]);
+    assert_int_equal(e.bytes.requested, 536870912);
+    assert_int_equal(e.gpu, 1);
+}
+
 static void test_pytorch_forms(void **state)
 {
     (void)state;
@@ -354,6 +385,15 @@ static size_t rule_text(const struct msg_rule *r, size_t any, bool sentence, cha
 {
     size_t n = 0;
     if (r->qualifier[0]) n += (size_t)snprintf(buf, cap, "%s ", r->qualifier[0]);
+    /* a rule with a shape: the shape's words, a figure for each placeholder */
+    for (const char *p = r->shape; p && *p && n + 8 < cap; p++) {
+        if (*p == '%' && p[1]) {
+            p++;
+            n += (size_t)snprintf(buf + n, cap - n, "%s", *p == 's' || *p == 'z' ? "1 GB" : "1");
+        } else {
+            buf[n++] = *p;
+        }
+    }
     for (size_t i = 0; i < 3 && r->need[i]; i++)
         n += (size_t)snprintf(buf + n, cap - n, "%s\t1 ", r->need[i]);
     if (r->any[0]) {
@@ -498,6 +538,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_serving_prefixes),
         cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
         cmocka_unit_test(test_near_rows_not_repeated_as_clauses),
+        cmocka_unit_test(test_tinygrad_row_is_its_message),
         cmocka_unit_test(test_patterns), cmocka_unit_test(test_protobuf_shape),      cmocka_unit_test(test_every_rule_fires),
         cmocka_unit_test(test_issue10_rules_fire), cmocka_unit_test(test_anchors_minimal),
     };
