@@ -4879,6 +4879,7 @@ bool msg_emitter_code(const char *text, size_t len)
 
 struct pm_vals {
     int64_t size;
+    int64_t size_step; /* the step of size's last stated digit in bytes, 0 not known */
     bool has_size; /* a %s was read: a byte field takes it, not a %d beside it */
     long long num[2];
     int nnum;
@@ -5017,6 +5018,38 @@ static size_t pm_fraction(const char *s, size_t n, struct pm_vals *v)
     return a + 1 + k;
 }
 
+/* The step of the last digit of the size s[0..k) states, in bytes: "3.38
+ * GiB" 0.01 GiB, "3630170112 bytes" or a bare count 1; 0 where it cannot
+ * be told (an exponent, a form the rewrite does not read back alike). */
+static int64_t size_step(const char *s, size_t k)
+{
+    size_t i = 0;
+    while (i < k && (s[i] == ' ' || s[i] == '\t')) i++;
+    while (i < k && isdigit((unsigned char)s[i])) i++;
+    int decimals = 0;
+    if (i < k && s[i] == '.')
+        for (i++; i < k && isdigit((unsigned char)s[i]); i++) decimals++;
+    if (i < k && (s[i] == 'e' || s[i] == 'E') && i + 1 < k &&
+        (isdigit((unsigned char)s[i + 1]) || s[i + 1] == '-' || s[i + 1] == '+'))
+        return 0;
+    char buf[64];
+    size_t b = 0;
+    if (decimals) {
+        if ((size_t)decimals + 2 >= sizeof buf / 2) return 0;
+        buf[b++] = '0', buf[b++] = '.';
+        for (int d = 1; d < decimals; d++) buf[b++] = '0';
+    }
+    buf[b++] = '1';
+    size_t unit = k - i; /* the unit's text, blanks before it included */
+    if (b + unit >= sizeof buf) return 0;
+    memcpy(buf + b, s + i, unit);
+    b += unit;
+    int64_t step;
+    bool sat = false;
+    if (units_parse_size(buf, b, UNITS_KB_IS_1024, &step, &sat) != b || sat) return 0;
+    return step > 0 ? step : 1;
+}
+
 static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
 {
     size_t k = 0;
@@ -5029,6 +5062,7 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
         k = units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
         if (k && size_cut(s, n, k)) return 0;
         v->has_size = k > 0;
+        v->size_step = k ? size_step(s, k) : 0;
         return k;
     case 'f': /* a fraction's numerator, whose unit its denominator
                * carries: "67.24/79.25 GiB" is 67.24 GiB (diagctx2) */
@@ -5290,7 +5324,10 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_REQUESTED_EXACT: { /* %d bytes, or a %s size (diagopen40) */
         int64_t exact = v->has_size ? v->size : num;
-        if (exact >= 0) ev->bytes.requested = exact, ev->requested_from_shape = false;
+        if (exact >= 0) {
+            ev->bytes.requested = exact, ev->requested_from_shape = false;
+            ev->bytes_step.requested = v->has_size ? v->size_step : 1;
+        }
         return;
     }
     case MSG_F_DTYPE:
@@ -5312,7 +5349,12 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
     /* %d clauses on a byte field ("trying to allocate %d bytes") carry an
      * integer; %s clauses a size, also beside a %d ("allocating %s on
      * device %d": the size, not the device). */
-    fill(slots[field], v->has_size || !v->nnum ? v->size : (num >= 0 ? num : -1));
+    int64_t *slot = slots[field];
+    bool was_unknown = *slot < 0;
+    fill(slot, v->has_size || !v->nnum ? v->size : (num >= 0 ? num : -1));
+    /* the step the figure was stated in (a %d count: bytes), beside it */
+    if (was_unknown && *slot >= 0)
+        (&ev->bytes_step.requested)[slot - &ev->bytes.requested] = v->has_size ? v->size_step : 1;
 }
 
 static bool apply_pairs(const char *pattern, enum msg_field field, const char *text, size_t len,

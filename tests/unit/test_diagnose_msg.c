@@ -243,6 +243,48 @@ static void test_tinygrad_row_is_its_message(void **state)
     assert_int_equal(e.gpu, 1);
 }
 
+/* One event told in two parts, each stating the same figure: the exact one
+ * stands, not the one rounded from it (exactfig). PyTorch's allocator
+ * warning gives the request in bytes, the OutOfMemoryError after it the
+ * same request rounded to "3.38 GiB" (3629247365); the event keeps
+ * 3630170112. A figure that disagrees beyond the rounding stays the
+ * error's. */
+static void scan_requested(const char *text, int64_t *requested, int64_t *free_bytes)
+{
+    struct oom_report rep;
+    struct oomlab_err err;
+    assert_int_equal(scan_text(text, strlen(text), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    *requested = rep.events[0].bytes.requested;
+    *free_bytes = rep.events[0].bytes.free;
+    oom_report_release(&rep);
+}
+
+static void test_exact_figure_wins_in_one_event(void **state)
+{
+    (void)state;
+    int64_t req, fr;
+    scan_requested("[W1207 08:00:00.000000000 CUDACachingAllocator.cpp:1234] Warning: memory "
+                   "allocation failed with OOM on device 0 while trying to allocate 3630170112 "
+                   "bytes (free: 1073741824, total: 25769803776)\n"
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.38 GiB. GPU 0 "
+                   "has a total capacity of 24.00 GiB of which 1.00 GiB is free. Including "
+                   "non-PyTorch memory, this process has 22.99 GiB memory in use. Of the "
+                   "allocated memory 20.50 GiB is allocated by PyTorch, and 1.20 GiB is reserved "
+                   "by PyTorch but unallocated.\n",
+                   &req, &fr);
+    assert_int_equal(req, 3630170112);
+    assert_int_equal(fr, 1073741824);
+    /* 3.40 GiB is not 3630170112 rounded: the error's own figure stands */
+    scan_requested("[W1207 08:00:00.000000000 CUDACachingAllocator.cpp:1234] Warning: memory "
+                   "allocation failed with OOM on device 0 while trying to allocate 3630170112 "
+                   "bytes (free: 1073741824, total: 25769803776)\n"
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.40 GiB. GPU 0 "
+                   "has a total capacity of 24.00 GiB of which 1.00 GiB is free.\n",
+                   &req, &fr);
+    assert_int_equal(req, 3650722202);
+}
+
 static void test_pytorch_forms(void **state)
 {
     (void)state;
@@ -539,6 +581,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
         cmocka_unit_test(test_near_rows_not_repeated_as_clauses),
         cmocka_unit_test(test_tinygrad_row_is_its_message),
+        cmocka_unit_test(test_exact_figure_wins_in_one_event),
         cmocka_unit_test(test_patterns), cmocka_unit_test(test_protobuf_shape),      cmocka_unit_test(test_every_rule_fires),
         cmocka_unit_test(test_issue10_rules_fire), cmocka_unit_test(test_anchors_minimal),
     };
