@@ -248,7 +248,7 @@ static void test_tinygrad_row_is_its_message(void **state)
  * warning gives the request in bytes, the OutOfMemoryError after it the
  * same request rounded to "3.38 GiB" (3629247365); the event keeps
  * 3630170112. A figure that disagrees beyond the rounding stays the
- * error's. */
+ * error's. The same for XLA's message and its allocator's line. */
 static void scan_requested(const char *text, int64_t *requested, int64_t *free_bytes)
 {
     struct oom_report rep;
@@ -283,6 +283,15 @@ static void test_exact_figure_wins_in_one_event(void **state)
                    "has a total capacity of 24.00 GiB of which 1.00 GiB is free.\n",
                    &req, &fr);
     assert_int_equal(req, 3650722202);
+    /* not only PyTorch's: XLA's error rounded, its BFC allocator's line
+     * after it with the exact size (jax-ml/jax#27354's "(rounded to N)") */
+    scan_requested("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory "
+                   "while trying to allocate 1.17GiB.\n"
+                   "2026-01-01 10:00:00.000000: W external/xla/xla/tsl/framework/"
+                   "bfc_allocator.cc:482] Allocator (GPU_0_bfc) ran out of memory trying to "
+                   "allocate 1.17GiB (rounded to 1258291200)requested by op\n",
+                   &req, &fr);
+    assert_int_equal(req, 1258291200);
 }
 
 static void test_pytorch_forms(void **state)
