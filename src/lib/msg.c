@@ -610,18 +610,8 @@ static const struct msg_clause clauses_rmm[] = {
  * the pool: X" / "- Used by the pool: X"; HumanMemUnit prints 1024-based
  * GB/MB/KB, src/common/common.cc; XGBoost 1.x printed bare byte counts,
  * "- Free memory: 8126464", dmlc/xgboost#8484 = heldout32 h32-79). (srcfam) */
-/* ... the same figures on the message's own line, where a JSON or repr
- * log keeps the newlines as "\n" escapes. */
-static const struct msg_clause clauses_xgboost[] = {
-    {"- Requested memory: %s", MSG_F_REQUESTED},
-    {"- Requested memory: %d", MSG_F_REQUESTED},
-    {"- Free memory: %s", MSG_F_FREE},
-    {"- Free memory: %d", MSG_F_FREE},
-    {"- Reserved by the pool: %s", MSG_F_RESERVED},
-    {"- Used by the pool: %s", MSG_F_ALLOCATED},
-    {NULL, 0},
-};
-
+/* near_own_line: the same figures on the message's own line too, where a
+ * JSON or repr log keeps the newlines as "\n" escapes. */
 static const struct msg_near near_xgboost[] = {
     {"- Requested memory: %s", MSG_F_REQUESTED, 0, 6},
     {"- Requested memory: %d", MSG_F_REQUESTED, 0, 6},
@@ -976,11 +966,7 @@ static const struct msg_near near_mention[] = {
  * field was "cuda_gpu_id" before "device_id"): "device_option { device_type:
  * 1 device_id: 0 }" (facebookresearch/Detectron#821 = h23-25), "device_option
  * { device_type: 1 cuda_gpu_id: 0 }" (facebookresearch/Detectron#554 = h23-28). */
-static const struct msg_clause clauses_caffe2[] = { /* the operator joined to the message */
-    {"device_option { device_type: 1 device_id: %d }", MSG_F_GPU},
-    {"device_option { device_type: 1 cuda_gpu_id: %d }", MSG_F_GPU},
-    {NULL, 0},
-};
+/* near_own_line: also the operator joined to the message's own line. */
 static const struct msg_near near_caffe2[] = {
     {"device_option { device_type: 1 device_id: %d }", MSG_F_GPU, 0, 3},
     {"device_option { device_type: 1 cuda_gpu_id: %d }", MSG_F_GPU, 0, 3},
@@ -1108,18 +1094,25 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_xgboost,
-     .near = near_xgboost},
+     .near = near_xgboost,
+     .near_own_line = true},
     /* tinygrad (clauses_tinygrad): a device's refusal by the device's name
      * (CUDA, NV, AMD, METAL, GPU and CL for OpenCL, QCOM, WEBGPU, with a
      * ":N" index); "failed on CPU" (or CLANG, LLVM, DISK) is host memory
-     * and is no row here. Before the host row that reads MemoryError. */
+     * and is no row here. Before the host row that reads MemoryError.
+     * Allocator.alloc prints "Allocation of {size_to_str(size)} failed on
+     * {device}. Used: ..." (tinygrad/tinygrad:tinygrad/device.py@0000f37e):
+     * a size right after "Allocation of" (shape), the device right after
+     * "failed on", ending in "." or its ":N" index, never a word after it
+     * (end_not: "Allocation of pinned host memory failed on GPU worker 3"
+     * is no tinygrad OOM). */
     {.kind = "tinygrad",
      .framework = "tinygrad",
-     .need = {"Allocation of"},
      .any = {"failed on CUDA", "failed on NV", "failed on AMD", "failed on METAL", "failed on GPU",
              "failed on CL", "failed on QCOM", "failed on WEBGPU", "failed on HIP"},
      .word_end = true,
+     .end_not = " ",
+     .shape = "Allocation of %z failed on ",
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2410,8 +2403,8 @@ static const struct msg_rule rules[] = {
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
-     .clauses = clauses_caffe2,
-     .near = near_caffe2},
+     .near = near_caffe2,
+     .near_own_line = true},
     /* PaddlePaddle 1.x's PADDLE_ENFORCE on a CUDA call: the error string,
      * then " at (file.cc:line)" or, before 1.7, " at [file.cc:line]": "out
      * of memory at (/paddle/paddle/fluid/platform/device_context.cc:221)";
@@ -4826,7 +4819,7 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
         }
         for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++)
             ok = !(byte_pairs_may_hold(&bp, r->unless[i]) && has(text, len, r->unless[i]));
-        if (!ok) continue;
+        if (!ok || (r->shape && !msg_matches(r->shape, text, len))) continue;
         return r;
     }
 #undef HAS
@@ -4886,6 +4879,7 @@ bool msg_emitter_code(const char *text, size_t len)
 
 struct pm_vals {
     int64_t size;
+    int64_t size_step; /* the step of size's last stated digit in bytes, 0 not known */
     bool has_size; /* a %s was read: a byte field takes it, not a %d beside it */
     long long num[2];
     int nnum;
@@ -5024,6 +5018,38 @@ static size_t pm_fraction(const char *s, size_t n, struct pm_vals *v)
     return a + 1 + k;
 }
 
+/* The step of the last digit of the size s[0..k) states, in bytes: "3.38
+ * GiB" 0.01 GiB, "3630170112 bytes" or a bare count 1; 0 where it cannot
+ * be told (an exponent, a form the rewrite does not read back alike). */
+static int64_t size_step(const char *s, size_t k)
+{
+    size_t i = 0;
+    while (i < k && (s[i] == ' ' || s[i] == '\t')) i++;
+    while (i < k && isdigit((unsigned char)s[i])) i++;
+    int decimals = 0;
+    if (i < k && s[i] == '.')
+        for (i++; i < k && isdigit((unsigned char)s[i]); i++) decimals++;
+    if (i < k && (s[i] == 'e' || s[i] == 'E') && i + 1 < k &&
+        (isdigit((unsigned char)s[i + 1]) || s[i + 1] == '-' || s[i + 1] == '+'))
+        return 0;
+    char buf[64];
+    size_t b = 0;
+    if (decimals) {
+        if ((size_t)decimals + 2 >= sizeof buf / 2) return 0;
+        buf[b++] = '0', buf[b++] = '.';
+        for (int d = 1; d < decimals; d++) buf[b++] = '0';
+    }
+    buf[b++] = '1';
+    size_t unit = k - i; /* the unit's text, blanks before it included */
+    if (b + unit >= sizeof buf) return 0;
+    memcpy(buf + b, s + i, unit);
+    b += unit;
+    int64_t step;
+    bool sat = false;
+    if (units_parse_size(buf, b, UNITS_KB_IS_1024, &step, &sat) != b || sat) return 0;
+    return step > 0 ? step : 1;
+}
+
 static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
 {
     size_t k = 0;
@@ -5036,6 +5062,7 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
         k = units_parse_size(s, n, UNITS_KB_IS_1024, &v->size, &sat);
         if (k && size_cut(s, n, k)) return 0;
         v->has_size = k > 0;
+        v->size_step = k ? size_step(s, k) : 0;
         return k;
     case 'f': /* a fraction's numerator, whose unit its denominator
                * carries: "67.24/79.25 GiB" is 67.24 GiB (diagctx2) */
@@ -5297,7 +5324,10 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         return;
     case MSG_F_REQUESTED_EXACT: { /* %d bytes, or a %s size (diagopen40) */
         int64_t exact = v->has_size ? v->size : num;
-        if (exact >= 0) ev->bytes.requested = exact, ev->requested_from_shape = false;
+        if (exact >= 0) {
+            ev->bytes.requested = exact, ev->requested_from_shape = false;
+            ev->bytes_step.requested = v->has_size ? v->size_step : 1;
+        }
         return;
     }
     case MSG_F_DTYPE:
@@ -5319,7 +5349,12 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
     /* %d clauses on a byte field ("trying to allocate %d bytes") carry an
      * integer; %s clauses a size, also beside a %d ("allocating %s on
      * device %d": the size, not the device). */
-    fill(slots[field], v->has_size || !v->nnum ? v->size : (num >= 0 ? num : -1));
+    int64_t *slot = slots[field];
+    bool was_unknown = *slot < 0;
+    fill(slot, v->has_size || !v->nnum ? v->size : (num >= 0 ? num : -1));
+    /* the step the figure was stated in (a %d count: bytes), beside it */
+    if (was_unknown && *slot >= 0)
+        (&ev->bytes_step.requested)[slot - &ev->bytes.requested] = v->has_size ? v->size_step : 1;
 }
 
 static bool apply_pairs(const char *pattern, enum msg_field field, const char *text, size_t len,
@@ -5342,6 +5377,12 @@ bool msg_apply(const char *pattern, enum msg_field field, const char *text, size
     return apply_pairs(pattern, field, text, len, ev, NULL);
 }
 
+bool msg_rule_reads_own_line(const struct msg_rule *rule)
+{
+    return (rule->clauses && rule->clauses[0].pattern) ||
+           (rule->near_own_line && rule->near && rule->near[0].pattern);
+}
+
 bool msg_matches(const char *pattern, const char *text, size_t len)
 {
     size_t from = 0;
@@ -5359,6 +5400,9 @@ void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
     byte_pairs_of(text, len, &bp);
     for (const struct msg_clause *c = rule->clauses; c && c->pattern; c++)
         apply_pairs(c->pattern, c->field, text, len, ev, &bp);
+    for (const struct msg_near *nc = rule->near_own_line ? rule->near : NULL; nc && nc->pattern;
+         nc++)
+        apply_pairs(nc->pattern, nc->field, text, len, ev, &bp);
     for (const struct msg_clause *c = clauses_common; c->pattern; c++)
         apply_pairs(c->pattern, c->field, text, len, ev, &bp);
 }

@@ -149,9 +149,15 @@ struct msg_rule {
     bool standalone;       /* MSG_MENTION: an event without a traceback after it */
     const char *end_not;   /* bytes that may not follow the need/any string (an
                               except clause's "OutOfMemoryError:" or ")") */
+    const char *shape;     /* a pattern (the clauses' syntax) the text must hold too: the
+                              words with the figure they frame ("Allocation of %z failed
+                              on ": a size, not "pinned host memory") */
     enum oom_stage stage;  /* stage implied by the message itself */
     const struct msg_clause *clauses;
     const struct msg_near *near;
+    bool near_own_line;    /* the near rows read the message's own line too, as clauses (a
+                              log that keeps the newlines as "\n" escapes puts the lines
+                              after it on it): one table for both */
     int merge_lines;       /* a detail joins an event up to this many lines away (0: 8) */
     bool joins_as_is;      /* a detail that says what the failure just above it was for:
                               it joins that event, GPU or host, and leaves its call as it
@@ -174,6 +180,10 @@ const struct msg_rule *msg_rule_at(size_t i);
 
 /* Is kind (an event's, from a rule) an OOM's symptom (msg_rule.oom_symptom)? */
 bool msg_kind_oom_symptom(const char *kind);
+
+/* Does rule read figures on the message's own line (a clause, or its near
+ * rows with near_own_line)? */
+bool msg_rule_reads_own_line(const struct msg_rule *rule);
 
 /* The first (most specific) rule the cleaned text matches, or NULL. */
 const struct msg_rule *msg_classify(const char *text, size_t len);

@@ -84,6 +84,11 @@ struct oom_event {
     size_t n_procs;        /* other processes listed with their memory */
     struct oom_proc procs[OOM_MAX_PROCS];
     /* Added by the log engine (diagnose), not needed by run/probe: */
+    struct oom_bytes bytes_step; /* per figure in bytes, the step of the last digit it was
+                                  stated in: 1 stated in bytes ("3630170112 bytes"),
+                                  10737418 for "3.38 GiB"; 0 not known. Where two parts
+                                  of one event state a figure, the finer one that agrees
+                                  with the coarser is kept (merge_into) */
     bool requested_from_shape; /* requested computed from a TF shape and dtype */
     bool attention_shape;      /* the tensor looks like [b, h, s, s] scores */
     bool attention_frames;     /* the failing frames are attention/softmax code */

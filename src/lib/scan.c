@@ -1927,17 +1927,26 @@ static uint32_t source_key(const struct msg_prefix *px)
     return h;
 }
 
-static void fill64(int64_t *dst, int64_t src)
+/* Two parts of one event state the same figure, dst's in steps of dstep
+ * bytes, src's in steps of sstep (0: not known): src's stands where it is
+ * the finer and agrees with dst's, dst's rounded ("3.38 GiB", 3629247365)
+ * from it (PyTorch's allocator warning "trying to allocate 3630170112
+ * bytes", the OutOfMemoryError after it). */
+static bool finer_stated(int64_t d, int64_t dstep, int64_t f, int64_t sstep)
 {
-    if (*dst < 0) *dst = src;
+    if (d < 0 || f < 0 || d == f || sstep <= 0 || dstep <= sstep) return false;
+    int64_t off = d > f ? d - f : f - d;
+    return off <= dstep / 2 + sstep; /* dst's rounding, and src's own */
 }
 
 static void merge_into(struct oom_event *dst, const struct oom_event *src)
 {
-    int64_t *d = &dst->bytes.requested;
-    const int64_t *f = &src->bytes.requested;
+    int64_t *d = &dst->bytes.requested, *dstep = &dst->bytes_step.requested;
+    const int64_t *f = &src->bytes.requested, *sstep = &src->bytes_step.requested;
     size_t nb = sizeof dst->bytes / sizeof(int64_t);
-    for (size_t i = 0; i < nb; i++) fill64(&d[i], f[i]);
+    for (size_t i = 0; i < nb; i++)
+        if ((d[i] < 0 && f[i] >= 0) || finer_stated(d[i], dstep[i], f[i], sstep[i]))
+            d[i] = f[i], dstep[i] = sstep[i];
     if (dst->gpu < 0) dst->gpu = src->gpu;
     if (dst->rank < 0) dst->rank = src->rank;
     if (!dst->mem.present) dst->mem = src->mem;
@@ -2255,8 +2264,7 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
     const struct msg_rule *r = *rp, *rc = r;
     struct oom_event evc = *ev;
     int stalled = 0;
-    for (int i = 0; i < JOIN_LINES && r->clauses && r->clauses[0].pattern && next_line(v, &a, &b);
-         i++) {
+    for (int i = 0; i < JOIN_LINES && msg_rule_reads_own_line(r) && next_line(v, &a, &b); i++) {
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||

@@ -174,6 +174,126 @@ static struct oom_event extract(const char *text)
     return ev;
 }
 
+/* A figure a rule reads both on its message's own line and on the lines
+ * near it is one row (near_own_line), not a clause table restating the
+ * near table: no rule's clauses are all rows of its own near table
+ * (exactfig; the XGBoost rule held the same six rows twice). NCCL's
+ * clauses overlap its near rows only in part: they are shared with the
+ * detail rule and read one wording more. */
+static bool near_has(const struct msg_near *near, const struct msg_clause *c)
+{
+    for (const struct msg_near *nc = near; nc && nc->pattern; nc++)
+        if (c->field == nc->field && !strcmp(c->pattern, nc->pattern)) return true;
+    return false;
+}
+
+static void test_near_rows_not_repeated_as_clauses(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < msg_rules_count(); i++) {
+        const struct msg_rule *r = msg_rule_at(i);
+        if (!r->clauses || !r->clauses[0].pattern) continue;
+        bool all = true;
+        for (const struct msg_clause *c = r->clauses; c->pattern && all; c++)
+            all = near_has(r->near, c);
+        if (all) fail_msg("rule %s: its clauses restate its near rows (near_own_line)", r->kind);
+    }
+    /* ... and the XGBoost rule still reads its figures on its own line
+     * (a JSON log's "\n" escapes), through its near rows */
+    const char *line = "xgboost.core.XGBoostError: [10:00:00] device_helpers.cu:44: Memory "
+                       "allocation error on worker 0: std::bad_alloc\\n- Free memory: 1.50GB\\n"
+                       "- Requested memory: 2.00GB\\n";
+    const struct msg_rule *r = msg_classify(line, strlen(line));
+    assert_non_null(r);
+    assert_string_equal(r->kind, "xgboost");
+    assert_true(msg_rule_reads_own_line(r));
+    struct oom_event e = extract(line);
+    assert_int_equal(e.bytes.requested, 2147483648);
+    assert_int_equal(e.bytes.free, 1610612736);
+}
+
+/* tinygrad's row reads what Allocator.alloc prints ("Allocation of
+ * {size} failed on {device}. Used: ...", tinygrad/tinygrad:tinygrad/
+ * device.py@0000f37e): a size after "Allocation of", the device and then
+ * "." or ":N"; other words around "Allocation of" and "failed on GPU" are
+ * not tinygrad's (exactfig). */
+static void test_tinygrad_row_is_its_message(void **state)
+{
+    (void)state;
+    static const char *const yes[] = {
+        "MemoryError: Allocation of 2.00 GB failed on CUDA. Used: 21.50 GB",
+        "MemoryError: Allocation of 512.00 MB failed on AMD:1. Used: 15.00 GB",
+        "Allocation of 8.00 GB failed on NV", /* a title cut after the device */
+    };
+    static const char *const no[] = {
+        "Allocation of pinned host memory failed on GPU worker 3",
+        "Allocation of 2.00 GB failed on GPU worker 3",
+        "Allocation of pinned host memory failed on GPU.",
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        const struct msg_rule *r = msg_classify(yes[i], strlen(yes[i]));
+        if (!r || strcmp(r->kind, "tinygrad")) fail_msg("not tinygrad: %s", yes[i]);
+    }
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) {
+        const struct msg_rule *r = msg_classify(no[i], strlen(no[i]));
+        if (r && !strcmp(r->kind, "tinygrad")) fail_msg("tinygrad: %s", no[i]);
+    }
+    struct oom_event e = extract(yes[1]);
+    assert_int_equal(e.bytes.requested, 536870912);
+    assert_int_equal(e.gpu, 1);
+}
+
+/* One event told in two parts, each stating the same figure: the exact one
+ * stands, not the one rounded from it (exactfig). PyTorch's allocator
+ * warning gives the request in bytes, the OutOfMemoryError after it the
+ * same request rounded to "3.38 GiB" (3629247365); the event keeps
+ * 3630170112. A figure that disagrees beyond the rounding stays the
+ * error's. The same for XLA's message and its allocator's line. */
+static void scan_requested(const char *text, int64_t *requested, int64_t *free_bytes)
+{
+    struct oom_report rep;
+    struct oomlab_err err;
+    assert_int_equal(scan_text(text, strlen(text), &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    *requested = rep.events[0].bytes.requested;
+    *free_bytes = rep.events[0].bytes.free;
+    oom_report_release(&rep);
+}
+
+static void test_exact_figure_wins_in_one_event(void **state)
+{
+    (void)state;
+    int64_t req, fr;
+    scan_requested("[W1207 08:00:00.000000000 CUDACachingAllocator.cpp:1234] Warning: memory "
+                   "allocation failed with OOM on device 0 while trying to allocate 3630170112 "
+                   "bytes (free: 1073741824, total: 25769803776)\n"
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.38 GiB. GPU 0 "
+                   "has a total capacity of 24.00 GiB of which 1.00 GiB is free. Including "
+                   "non-PyTorch memory, this process has 22.99 GiB memory in use. Of the "
+                   "allocated memory 20.50 GiB is allocated by PyTorch, and 1.20 GiB is reserved "
+                   "by PyTorch but unallocated.\n",
+                   &req, &fr);
+    assert_int_equal(req, 3630170112);
+    assert_int_equal(fr, 1073741824);
+    /* 3.40 GiB is not 3630170112 rounded: the error's own figure stands */
+    scan_requested("[W1207 08:00:00.000000000 CUDACachingAllocator.cpp:1234] Warning: memory "
+                   "allocation failed with OOM on device 0 while trying to allocate 3630170112 "
+                   "bytes (free: 1073741824, total: 25769803776)\n"
+                   "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.40 GiB. GPU 0 "
+                   "has a total capacity of 24.00 GiB of which 1.00 GiB is free.\n",
+                   &req, &fr);
+    assert_int_equal(req, 3650722202);
+    /* not only PyTorch's: XLA's error rounded, its BFC allocator's line
+     * after it with the exact size (jax-ml/jax#27354's "(rounded to N)") */
+    scan_requested("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory "
+                   "while trying to allocate 1.17GiB.\n"
+                   "2026-01-01 10:00:00.000000: W external/xla/xla/tsl/framework/"
+                   "bfc_allocator.cc:482] Allocator (GPU_0_bfc) ran out of memory trying to "
+                   "allocate 1.17GiB (rounded to 1258291200)requested by op\n",
+                   &req, &fr);
+    assert_int_equal(req, 1258291200);
+}
+
 static void test_pytorch_forms(void **state)
 {
     (void)state;
@@ -316,6 +436,15 @@ static size_t rule_text(const struct msg_rule *r, size_t any, bool sentence, cha
 {
     size_t n = 0;
     if (r->qualifier[0]) n += (size_t)snprintf(buf, cap, "%s ", r->qualifier[0]);
+    /* a rule with a shape: the shape's words, a figure for each placeholder */
+    for (const char *p = r->shape; p && *p && n + 8 < cap; p++) {
+        if (*p == '%' && p[1]) {
+            p++;
+            n += (size_t)snprintf(buf + n, cap - n, "%s", *p == 's' || *p == 'z' ? "1 GB" : "1");
+        } else {
+            buf[n++] = *p;
+        }
+    }
     for (size_t i = 0; i < 3 && r->need[i]; i++)
         n += (size_t)snprintf(buf + n, cap - n, "%s\t1 ", r->need[i]);
     if (r->any[0]) {
@@ -459,6 +588,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_prefixes),      cmocka_unit_test(test_clean),
         cmocka_unit_test(test_serving_prefixes),
         cmocka_unit_test(test_pytorch_forms), cmocka_unit_test(test_other_frameworks),
+        cmocka_unit_test(test_near_rows_not_repeated_as_clauses),
+        cmocka_unit_test(test_tinygrad_row_is_its_message),
+        cmocka_unit_test(test_exact_figure_wins_in_one_event),
         cmocka_unit_test(test_patterns), cmocka_unit_test(test_protobuf_shape),      cmocka_unit_test(test_every_rule_fires),
         cmocka_unit_test(test_issue10_rules_fire), cmocka_unit_test(test_anchors_minimal),
     };
