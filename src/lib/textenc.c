@@ -16,13 +16,12 @@ struct wide {
     bool bom;
 };
 
-/* NULs in (nearly) every odd byte and (almost) no even one: UTF-16LE;
- * the other way round: UTF-16BE. Short files need 2 units at least. */
-static bool nul_pattern(const unsigned char *b, size_t n, bool *be)
+bool textenc_nul_pattern(const void *bytes, size_t n, size_t min_bytes, bool *be)
 {
+    const unsigned char *b = bytes;
     if (n > SNIFF) n = SNIFF;
     n &= ~(size_t)1;
-    if (n < 4) return false;
+    if (n < min_bytes) return false;
     size_t zero_even = 0, zero_odd = 0, units = n / 2;
     for (size_t i = 0; i < n; i += 2) {
         zero_even += b[i] == 0;
@@ -50,8 +49,8 @@ static bool sniff(const unsigned char *b, size_t n, struct wide *w)
             *w = boms[i].w;
             return true;
         }
-    bool be;
-    if (!nul_pattern(b, n, &be)) return false;
+    bool be; /* short files need 2 units at least */
+    if (!textenc_nul_pattern(b, n, 4, &be)) return false;
     *w = be ? (struct wide){"UTF-16BE", "UTF-16BE", false} : (struct wide){"UTF-16LE", "UTF-16LE", false};
     return true;
 }

@@ -20,6 +20,13 @@
  * NUL-terminated) and returns true; false leaves out "". what names the
  * reader's kind of file ("a run config"); file NULL (standard input) gets
  * "... | iconv -f UTF-16 -t UTF-8 | oomlab ..." instead. */
+/* UTF-16 without a byte order mark: ASCII-looking text with a NUL in
+ * (nearly) every odd byte and (almost) no even one is UTF-16LE (*be false),
+ * the other way round UTF-16BE. Looks at the first TEXTENC_SNIFF bytes;
+ * fewer than min_bytes (rounded down to whole units) are no answer. The
+ * log reader (sys/logscan) and the config readers share it. */
+bool textenc_nul_pattern(const void *bytes, size_t n, size_t min_bytes, bool *be);
+
 bool textenc_wide_message(const char *text, size_t len, const char *file, const char *what,
                           char *out, size_t out_size);
 

@@ -31,11 +31,12 @@
 
 #include "lib/scan.h"
 #include "lib/strbuf.h"
+#include "lib/textenc.h"
 #include "sys/fsutil.h"
 
 #define STREAM_CHUNK (16u << 20) /* scanned between two slides of the window */
 #define READ_STEP (1u << 20)     /* read, then scan while it is still in cache */
-#define SNIFF_BYTES 4096u        /* looked at for a UTF-16 encoding */
+#define SNIFF_BYTES TEXTENC_SNIFF /* looked at for a UTF-16 encoding */
 #define RAW_CAP (512u << 10)     /* undecoded UTF-16 bytes per read; decoded <= 1.5x */
 #define WINDOW_MAX (SCAN_HISTORY + STREAM_CHUNK + SCAN_LOOKAHEAD)
 
@@ -304,18 +305,9 @@ static enum encoding sniff(const unsigned char *b, size_t n, bool *bom)
     bool le = n >= 2 && b[0] == 0xFF && b[1] == 0xFE, be = n >= 2 && b[0] == 0xFE && b[1] == 0xFF;
     *bom = (le || be) && utf16_follows(b, n, le);
     if (*bom) return le ? ENC_UTF16LE : ENC_UTF16BE;
-    if (n > SNIFF_BYTES) n = SNIFF_BYTES;
-    n &= ~(size_t)1;
-    if (n < 8) return ENC_BYTES;
-    size_t zero_even = 0, zero_odd = 0;
-    for (size_t i = 0; i < n; i += 2) {
-        zero_even += b[i] == 0;
-        zero_odd += b[i + 1] == 0;
-    }
-    size_t units = n / 2;
-    if (zero_odd * 10 >= units * 9 && zero_even * 20 <= units) return ENC_UTF16LE;
-    if (zero_even * 10 >= units * 9 && zero_odd * 20 <= units) return ENC_UTF16BE;
-    return ENC_BYTES;
+    bool big;
+    if (!textenc_nul_pattern(b, n, 8, &big)) return ENC_BYTES;
+    return big ? ENC_UTF16BE : ENC_UTF16LE;
 }
 
 /* Bytes no text log holds: NUL and the C0 controls other than tab, line
