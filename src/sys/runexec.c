@@ -1299,7 +1299,7 @@ static void exec_hint(const char *cmd, int e, char *buf, size_t size)
  * whose loader is not there. */
 static void why_not_found(const char *cmd, int depth, char *buf, size_t size)
 {
-    char line[256] = "";
+    char line[256] = ""; /* the kernel reads no more of a #! line (BINPRM_BUF_SIZE) */
     FILE *f = fopen(cmd, "rb");
     size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
     if (f) fclose(f);
@@ -1332,7 +1332,7 @@ static void why_not_found(const char *cmd, int depth, char *buf, size_t size)
 static int missing_interpreter(const char *cmd, char *buf, size_t size)
 {
     struct stat st;
-    char found[256]; /* longer: said as execvp did */
+    char found[PATH_MAX]; /* execve takes no longer path: a PATH entry + the name fit or execvp failed too */
     if (!strchr(cmd, '/')) { /* on PATH: execvp's ENOENT hides a found file's */
         if (!child_which(cmd, found, sizeof found)) return -1;
         cmd = found;
