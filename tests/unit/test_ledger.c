@@ -603,6 +603,20 @@ static void test_keep_latest_row_per_run(void **state)
  * next second (a slow start under ASan) and ended under a second after a
  * watchdog abort is still the first to fail; a second or more apart, the
  * earlier end wins whatever the cause (run_ranks.sh flaked on this). */
+/* The rank row's "OOM unknown" tag is the ledger's named note (one text for
+ * run, which writes it, and any reader): found whole in the notes run
+ * writes (golden run-ranks-oom-beyond-kept holds the full line). */
+static void test_oom_unknown_note(void **state)
+{
+    (void)state;
+    static const char notes[] = "rank 299's lines of the launcher's log, attempt 0; exit not in the log; "
+                                "OOM unknown: the log has more OOM events than oomlab keeps (256)";
+    const char *const prefixes[] = {LEDGER_NOTE_OOM_UNKNOWN};
+    char got[160];
+    assert_true(ledger_first_note(notes, prefixes, 1, got, sizeof got));
+    assert_string_equal(got, LEDGER_NOTE_OOM_UNKNOWN " (256)");
+}
+
 static void test_first_fail_ties(void **state)
 {
     (void)state;
@@ -919,6 +933,7 @@ int main(void)
         cmocka_unit_test(test_notes_cut_on_a_character),
         cmocka_unit_test(test_peak_choice),
         cmocka_unit_test(test_first_fail_ties),
+        cmocka_unit_test(test_oom_unknown_note),
         cmocka_unit_test(test_hostile_ids_and_binary),
         cmocka_unit_test(test_big_ledger_heap_proportionate),
         cmocka_unit_test(test_command_change),
