@@ -326,7 +326,10 @@ size_t ledger_changed(const struct ledger_row *a, const struct ledger_row *b,
 /* Where the commands a and b differ, word by word: the differing words of
  * each with the word before them, the common words around them shown as
  * "...": "... --batch 9 ... -> ... --batch 10 ...". False (out "") when
- * they have the same words. out is always NUL-terminated, cut to fit. */
+ * they have the same words. out is always NUL-terminated; a change cut to
+ * fit ends in "[...]". strlen(a) + strlen(b) + LEDGER_CHANGE_SLACK bytes
+ * always hold it whole. */
+#define LEDGER_CHANGE_SLACK 32
 bool ledger_command_change(const char *a, const char *b, char *out, size_t size);
 
 /* The environment that changes GPU memory, as the ledger's env cell:

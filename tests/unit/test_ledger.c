@@ -903,6 +903,21 @@ static void test_command_change(void **state)
     char tiny[12];
     assert_true(ledger_command_change("x aaaaaaaaaaaaaaaa", "x bbbbbbbbbbbbbbbb", tiny, sizeof tiny));
     assert_int_equal(strlen(tiny), sizeof tiny - 1);
+    assert_string_equal(tiny, "x aaaa[...]"); /* a cut is said, not silent */
+    /* cut inside a UTF-8 character: the mark starts on a character */
+    assert_true(ledger_command_change("x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", "b", tiny, sizeof tiny));
+    assert_string_equal(tiny, "x\xc3\xa9\xc3\xa9[...]");
+    /* a 300-byte word each side: the size the header promises holds it whole */
+    char a[320] = "run ", b[320] = "run ";
+    memset(a + 4, 'x', 300), memset(b + 4, 'y', 300);
+    a[304] = b[304] = '\0';
+    size_t size = strlen(a) + strlen(b) + LEDGER_CHANGE_SLACK;
+    char *whole = malloc(size);
+    assert_non_null(whole);
+    assert_true(ledger_command_change(a, b, whole, size));
+    assert_int_equal(strlen(whole), 3 + 1 + 300 + 4 + 3 + 1 + 300); /* "... xxx -> ... yyy" */
+    assert_null(strstr(whole, "[...]"));
+    free(whole);
 }
 
 int main(void)
