@@ -5531,7 +5531,8 @@ static size_t pfx_bracket_rank(const char *s, size_t n, struct msg_prefix *px)
  * rank is the process's rank; with PP alone, the stage's. With two groups
  * the global rank needs the group sizes the line does not give: unknown.
  * [s, s+n) holds only the name, groups split by '_' or ' '. Whether every
- * word is a group (false: someone else's name or bracket) is the return; the
+ * word is a group, each named once with a number of digits (false: someone
+ * else's name or bracket, "TP-1", "TP1_TP2"), is the return; the
  * rank, or -1 where the groups do not give it, goes to *rank. */
 static bool serving_groups(const char *s, size_t n, int *rank)
 {
@@ -5542,9 +5543,15 @@ static bool serving_groups(const char *s, size_t n, int *rank)
     while (i < n) {
         while (i < n && (s[i] == '_' || s[i] == ' ')) i++;
         size_t g = 0, k = 0, len = 0;
+        long long v;
+        /* a group's number is digits: "TP-1" is no group (-1 is "not named") */
         for (; g < sizeof groups / sizeof groups[0]; g++)
-            if ((len = lit(s, n, i, groups[g])) && (k = pm_int(s + len, n - len, &at[g]))) break;
+            if ((len = lit(s, n, i, groups[g])) && len < n && isdigit((unsigned char)s[len]) &&
+                (k = pm_int(s + len, n - len, &v)))
+                break;
         if (g == sizeof groups / sizeof groups[0]) return false; /* a word that is no group */
+        if (at[g] >= 0) return false;                            /* named twice: no engine's name */
+        at[g] = v;
         i = len + k;
         if (i < n && s[i] != '_' && s[i] != ' ') return false;
     }

@@ -116,6 +116,25 @@ static void test_serving_prefixes(void **state)
          "DP1 GPU0] Scheduler hit an exception: x"},
         {"[2025-03-05 10:00:00 TP1 X2] Scheduler hit an exception: x", -1,
          "TP1 X2] Scheduler hit an exception: x"},
+        /* edges: a group's number is digits ("TP-1" is no group, so the
+         * PP stage is not taken for the rank); tensor-parallel size 1
+         * names no TP group, and "tp=1" is no engine's word; a group named
+         * twice is no engine's name; group words inside a path are not a
+         * name of groups */
+        {"(Worker_TP-1 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_PP1_TP-1 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_tp=1 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_TP1_TP2 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_TP2_TP2 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"[2025-03-05 10:00:00 TP1 TP3] Scheduler hit an exception: x", -1,
+         "TP1 TP3] Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 PP0 PP1] Scheduler hit an exception: x", -1,
+         "PP0 PP1] Scheduler hit an exception: x"},
+        {"(Worker_TP2/ckpt pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"[2025-03-05 10:00:00 /ckpt/TP2] Scheduler hit an exception: x", -1,
+         "/ckpt/TP2] Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 CKPT_TP2] Scheduler hit an exception: x", -1,
+         "CKPT_TP2] Scheduler hit an exception: x"},
         /* not groups: a word, or a bracket that is no prefix */
         {"TPU] out of memory", -1, "TPU] out of memory"},
         {"E1] out of memory", -1, "E1] out of memory"},
