@@ -5243,8 +5243,14 @@ static void fill(int64_t *slot, int64_t value)
 }
 
 /* requested = product of the shape's dims * dtype size, when both are known
- * and the text states no request itself. */
-static void apply_shape_bytes(struct oom_event *ev)
+ * and the text states no request itself. With the message's own type
+ * ("shape[...] and type float", own_type) it is a count of bytes, exact
+ * (step 1) as a figure stated in bytes is, so where another part of the
+ * event says the same request rounded ("16.00MiB"), this one stands
+ * (scan's merge). A type from a node's attributes (T=DT_FLOAT) may be
+ * another tensor's, the op below a different message's (heldout8 h8-08):
+ * no step, so a stated figure stays. */
+static void apply_shape_bytes(struct oom_event *ev, bool own_type)
 {
     if (ev->shape_rank <= 0 || ev->shape_rank > 8 || !ev->dtype_size || ev->bytes.requested >= 0)
         return;
@@ -5252,6 +5258,7 @@ static void apply_shape_bytes(struct oom_event *ev)
     for (int i = 0; i < ev->shape_rank; i++)
         if (!units_mul(total, ev->shape[i], &total)) return;
     ev->bytes.requested = total;
+    ev->bytes_step.requested = own_type ? 1 : 0;
     ev->requested_from_shape = true;
 }
 
@@ -5265,7 +5272,7 @@ static void apply_shape(const struct pm_vals *v, struct oom_event *ev)
     if (r == 4 && v->shape[2] == v->shape[3] && v->shape[2] >= 128 && v->shape[1] <= 128)
         ev->attention_shape = true;
     if (v->dtype_size) ev->dtype_size = v->dtype_size;
-    apply_shape_bytes(ev);
+    apply_shape_bytes(ev, v->dtype_size != 0);
 }
 
 /* The look-alike kind a host clause (MSG_F_HOST) makes of an event, by the
@@ -5333,7 +5340,7 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
     case MSG_F_DTYPE:
         if (v->dtype_size) {
             ev->dtype_size = v->dtype_size;
-            apply_shape_bytes(ev);
+            apply_shape_bytes(ev, false);
         }
         return;
     case MSG_F_CACHED:
