@@ -631,11 +631,9 @@ static const struct msg_near near_xgboost[] = {
 static const struct msg_clause clauses_tinygrad[] = {
     {"Allocation of %s failed", MSG_F_REQUESTED},
     {"Used: %s", MSG_F_ALLOCATED},
-    {"failed on CUDA:%d", MSG_F_GPU},
-    {"failed on NV:%d", MSG_F_GPU},
-    {"failed on AMD:%d", MSG_F_GPU},
-    {"failed on GPU:%d", MSG_F_GPU},
-    {"failed on CL:%d", MSG_F_GPU},
+    /* the device's index after its name, whichever device the rule took
+     * (CUDA:1, AMD:1, METAL:1, ...) */
+    {"failed on %w:%d", MSG_F_GPU},
     {"while allocating size=%d", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -5084,6 +5082,9 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);
     case 'i': /* an integer that is read past, not kept */
         return pm_int(s, n, &skip);
+    case 'w': /* a name in capitals read past, not kept: a device's ("CUDA", "NV", "WEBGPU") */
+        while (k < n && k < 16 && isupper((unsigned char)s[k])) k++;
+        return k < n && isalnum((unsigned char)s[k]) ? 0 : k;
     case 'n':
         if (v->nnum >= 2) return 0;
         k = pm_int_grouped(s, n, &v->num[v->nnum]);

@@ -260,6 +260,34 @@ static void test_tinygrad_row_is_its_message(void **state)
     struct oom_event e = extract(yes[1]);
     assert_int_equal(e.bytes.requested, 536870912);
     assert_int_equal(e.gpu, 1);
+    /* one clause ("failed on %w:%d") gives the index after any device the
+     * rule takes, not only after the five it once listed */
+    static const struct {
+        const char *line;
+        int gpu;
+    } devices[] = {
+        {"MemoryError: Allocation of 2.00 GB failed on CUDA:0. Used: 1.00 GB", 0},
+        {"MemoryError: Allocation of 2.00 GB failed on NV:2. Used: 1.00 GB", 2},
+        {"MemoryError: Allocation of 2.00 GB failed on GPU:3. Used: 1.00 GB", 3},
+        {"MemoryError: Allocation of 2.00 GB failed on CL:1. Used: 1.00 GB", 1},
+        {"MemoryError: Allocation of 2.00 GB failed on METAL:1. Used: 1.00 GB", 1},
+        {"MemoryError: Allocation of 2.00 GB failed on HIP:5. Used: 1.00 GB", 5},
+        {"MemoryError: Allocation of 2.00 GB failed on QCOM:1. Used: 1.00 GB", 1},
+        {"MemoryError: Allocation of 2.00 GB failed on WEBGPU:1. Used: 1.00 GB", 1},
+        {"MemoryError: Allocation of 2.00 GB failed on CUDA. Used: 1.00 GB", -1},
+    };
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+        e = extract(devices[i].line);
+        if (e.gpu != devices[i].gpu) fail_msg("%s: gpu %d", devices[i].line, e.gpu);
+    }
+    /* %w is a word in capitals, whole */
+    oom_event_init(&e);
+    const char *t = "failed on Cuda:1";
+    assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
+    t = "failed on CUDA2:1";
+    assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
+    t = "failed on :1";
+    assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
 }
 
 /* One event told in two parts, each stating the same figure: the exact one
