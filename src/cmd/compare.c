@@ -95,15 +95,20 @@ static const char *env_value(const struct ledger_row *r, const char *name, char 
 
 static void print_changes(const struct diff *d)
 {
-    char cmd[512];
     if (d->n_changed + d->n_env == 0) {
-        if (ledger_command_change(d->a->cell[LEDGER_COMMAND], d->b->cell[LEDGER_COMMAND], cmd, sizeof cmd)) {
+        const char *ca = d->a->cell[LEDGER_COMMAND], *cb = d->b->cell[LEDGER_COMMAND];
+        size_t cmd_size = strlen(ca) + strlen(cb) + LEDGER_CHANGE_SLACK; /* whole, however long */
+        char *cmd = malloc(cmd_size);
+        if (!cmd) {
+            printf("  changed: command (out of memory to show how)\n");
+        } else if (ledger_command_change(ca, cb, cmd, cmd_size)) {
             char *clean = table_clean(cmd); /* the columns said nothing: the command did change */
             printf("  changed: command %s\n", clean ? clean : cmd);
             free(clean);
         } else {
             printf("  changed: nothing in batch, seq, dtype, accum, ckpt or the environment\n");
         }
+        free(cmd);
     }
     for (size_t i = 0; i < d->n_changed; i++)
         printf("  changed: %s %s -> %s\n", ledger_col_name(d->changed[i]), cell(d->a, d->changed[i]),

@@ -206,11 +206,9 @@ static char **build_argv(const struct probe_cli *cli, long value, const char *id
 static int trial_config(const struct probe_cli *cli, long value, const char *bound, struct runcfg *cfg,
                         struct runcfg_rendered *rendered, struct oomlab_err *err)
 {
-    static const struct { const char *param, *key; } columns[] = {
-        {"batch", "device_batch_size"}, {"seq", "max_seq_len"}};
-    const char *key = cli->param;
-    for (size_t i = 0; i < sizeof columns / sizeof *columns; i++)
-        if (!strcmp(cli->param, columns[i].param)) key = columns[i].key;
+    const char *key = cli->param; /* a ledger title (batch, seq, accum, ckpt) is its column's key */
+    for (size_t i = 0; i < ledger_n_short_titles; i++)
+        if (!strcmp(cli->param, ledger_short_titles[i].title)) key = ledger_short_titles[i].key;
     char assign[64];
     snprintf(assign, sizeof assign, "%s=%ld", key, value);
     runcfg_init(cfg);

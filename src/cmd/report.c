@@ -730,10 +730,14 @@ static void changes(FILE *f, struct run *runs, size_t n)
         fputs(" &#8594; ", f);
         html_escapes(f, runs[i].id);
         fputs("</b>: ", f);
-        char cmd[512];
-        if (k == 0 && ledger_command_change(a->cell[LEDGER_COMMAND], b->cell[LEDGER_COMMAND], cmd, sizeof cmd)) {
+        const char *ca = a->cell[LEDGER_COMMAND], *cb = b->cell[LEDGER_COMMAND];
+        size_t cmd_size = strlen(ca) + strlen(cb) + LEDGER_CHANGE_SLACK; /* whole, however long */
+        char *cmd = k == 0 ? malloc(cmd_size) : NULL;
+        if (k == 0 && cmd && ledger_command_change(ca, cb, cmd, cmd_size)) {
             fputs("command ", f);
             html_escapes(f, cmd);
+        } else if (k == 0 && !cmd) {
+            fputs("command (out of memory to show how)", f);
         } else if (k == 0) {
             fputs("no config column changed", f);
         }
@@ -745,6 +749,7 @@ static void changes(FILE *f, struct run *runs, size_t n)
             fputs(" &#8594; ", f);
             html_escapes(f, b->cell[cols[j]][0] ? b->cell[cols[j]] : "-");
         }
+        free(cmd);
         char pa[32], pb[32];
         fmt_peak(pa, sizeof pa, a);
         fmt_peak(pb, sizeof pb, b);
@@ -1035,7 +1040,9 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
             struct oomlab_err where = {{0}};
             char lpath[4200];
             snprintf(lpath, sizeof lpath, "%s/runs.csv", o->dir);
-            snprintf(where.msg, sizeof where.msg, "no run '%.100s' in %.300s ('oomlab table' lists them)", id ? id : "", lpath);
+            const char *given = id ? id : ""; /* cut where too long to be an id or to fit: said with "..." */
+            snprintf(where.msg, sizeof where.msg, "no run '%.100s%s' in %.300s%s ('oomlab table' lists them)", given,
+                     strlen(given) > 100 ? "..." : "", lpath, strlen(lpath) > 300 ? "..." : "");
             ledger_io_where_is(o->dir, id, lpath, &where);
             fprintf(stderr, "oomlab report: %s\n", where.msg);
             return -1;

@@ -1084,6 +1084,7 @@ size_t ledger_changed(const struct ledger_row *a, const struct ledger_row *b,
 /* ---- what changed in the command ---- */
 
 #define CMD_WORDS 256
+#define CUT_MARK "[...]" /* ends a change cut to fit */
 
 struct words {
     const char *w[CMD_WORDS];
@@ -1108,11 +1109,20 @@ static bool same_word(const struct words *a, size_t i, const struct words *b, si
     return a->len[i] == b->len[j] && !memcmp(a->w[i], b->w[j], a->len[i]);
 }
 
-/* n bytes of p onto out (size bytes, used so far), cut to fit. */
+/* n bytes of p onto out (size bytes, used so far), cut to fit: *used
+ * then counts past size, so the caller sees the cut. */
 static void put(char *out, size_t size, size_t *used, const char *p, size_t n)
 {
-    if (*used + 1 >= size) return;
-    if (n > size - 1 - *used) n = size - 1 - *used;
+    if (*used + 1 >= size) {
+        *used += n;
+        return;
+    }
+    if (n > size - 1 - *used) {
+        memcpy(out + *used, p, size - 1 - *used);
+        *used += n;
+        out[size - 1] = '\0';
+        return;
+    }
     memcpy(out + *used, p, n);
     *used += n;
     out[*used] = '\0';
@@ -1144,6 +1154,11 @@ bool ledger_command_change(const char *a, const char *b, char *out, size_t size)
     span(out, size, &used, &wa, from, wa.n - s);
     put(out, size, &used, " -> ", 4);
     span(out, size, &used, &wb, from, wb.n - s);
+    if (used >= size && size > sizeof CUT_MARK) { /* cut: said so, on a character's first byte */
+        size_t at = size - sizeof CUT_MARK;
+        while (at > 0 && ((unsigned char)out[at] & 0xC0) == 0x80) at--;
+        memcpy(out + at, CUT_MARK, sizeof CUT_MARK);
+    }
     return true;
 }
 

@@ -326,7 +326,10 @@ size_t ledger_changed(const struct ledger_row *a, const struct ledger_row *b,
 /* Where the commands a and b differ, word by word: the differing words of
  * each with the word before them, the common words around them shown as
  * "...": "... --batch 9 ... -> ... --batch 10 ...". False (out "") when
- * they have the same words. out is always NUL-terminated, cut to fit. */
+ * they have the same words. out is always NUL-terminated; a change cut to
+ * fit ends in "[...]". strlen(a) + strlen(b) + LEDGER_CHANGE_SLACK bytes
+ * always hold it whole. */
+#define LEDGER_CHANGE_SLACK 32
 bool ledger_command_change(const char *a, const char *b, char *out, size_t size);
 
 /* The environment that changes GPU memory, as the ledger's env cell:
@@ -364,6 +367,10 @@ void ledger_notes_add(char *notes, size_t size, const char *tag);
  * processes (sys/runexec): the run's NVML peak is unknown, device_peak_GB
  * and device_used_start_GB beside it (docs/table.md). */
 #define LEDGER_NOTE_DEVICE_ONLY "nvml device-wide only"
+/* The notes tag of a rank row (sys/runexec) whose rank has no OOM among
+ * the events the scan kept while the log had more: its oom and oom_stage
+ * cells are unknown (empty), not "no"; run appends " (N)", the events kept. */
+#define LEDGER_NOTE_OOM_UNKNOWN "OOM unknown: the log has more OOM events than oomlab keeps"
 /* The row's peak is unknown (no peak column) and its notes say why: NVML
  * saw only device-wide memory. `table` marks its peak cell. */
 bool ledger_peak_device_only(const struct ledger_row *row);

@@ -631,11 +631,9 @@ static const struct msg_near near_xgboost[] = {
 static const struct msg_clause clauses_tinygrad[] = {
     {"Allocation of %s failed", MSG_F_REQUESTED},
     {"Used: %s", MSG_F_ALLOCATED},
-    {"failed on CUDA:%d", MSG_F_GPU},
-    {"failed on NV:%d", MSG_F_GPU},
-    {"failed on AMD:%d", MSG_F_GPU},
-    {"failed on GPU:%d", MSG_F_GPU},
-    {"failed on CL:%d", MSG_F_GPU},
+    /* the device's index after its name, whichever device the rule took
+     * (CUDA:1, AMD:1, METAL:1, ...) */
+    {"failed on %w:%d", MSG_F_GPU},
     {"while allocating size=%d", MSG_F_REQUESTED},
     {NULL, 0},
 };
@@ -5084,6 +5082,9 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);
     case 'i': /* an integer that is read past, not kept */
         return pm_int(s, n, &skip);
+    case 'w': /* a name in capitals read past, not kept: a device's ("CUDA", "NV", "WEBGPU") */
+        while (k < n && k < 16 && isupper((unsigned char)s[k])) k++;
+        return k < n && isalnum((unsigned char)s[k]) ? 0 : k;
     case 'n':
         if (v->nnum >= 2) return 0;
         k = pm_int_grouped(s, n, &v->num[v->nnum]);
@@ -5243,8 +5244,14 @@ static void fill(int64_t *slot, int64_t value)
 }
 
 /* requested = product of the shape's dims * dtype size, when both are known
- * and the text states no request itself. */
-static void apply_shape_bytes(struct oom_event *ev)
+ * and the text states no request itself. With the message's own type
+ * ("shape[...] and type float", own_type) it is a count of bytes, exact
+ * (step 1) as a figure stated in bytes is, so where another part of the
+ * event says the same request rounded ("16.00MiB"), this one stands
+ * (scan's merge). A type from a node's attributes (T=DT_FLOAT) may be
+ * another tensor's, the op below a different message's (heldout8 h8-08):
+ * no step, so a stated figure stays. */
+static void apply_shape_bytes(struct oom_event *ev, bool own_type)
 {
     if (ev->shape_rank <= 0 || ev->shape_rank > 8 || !ev->dtype_size || ev->bytes.requested >= 0)
         return;
@@ -5252,6 +5259,7 @@ static void apply_shape_bytes(struct oom_event *ev)
     for (int i = 0; i < ev->shape_rank; i++)
         if (!units_mul(total, ev->shape[i], &total)) return;
     ev->bytes.requested = total;
+    ev->bytes_step.requested = own_type ? 1 : 0;
     ev->requested_from_shape = true;
 }
 
@@ -5265,7 +5273,7 @@ static void apply_shape(const struct pm_vals *v, struct oom_event *ev)
     if (r == 4 && v->shape[2] == v->shape[3] && v->shape[2] >= 128 && v->shape[1] <= 128)
         ev->attention_shape = true;
     if (v->dtype_size) ev->dtype_size = v->dtype_size;
-    apply_shape_bytes(ev);
+    apply_shape_bytes(ev, v->dtype_size != 0);
 }
 
 /* The look-alike kind a host clause (MSG_F_HOST) makes of an event, by the
@@ -5333,7 +5341,7 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
     case MSG_F_DTYPE:
         if (v->dtype_size) {
             ev->dtype_size = v->dtype_size;
-            apply_shape_bytes(ev);
+            apply_shape_bytes(ev, false);
         }
         return;
     case MSG_F_CACHED:
@@ -5531,7 +5539,8 @@ static size_t pfx_bracket_rank(const char *s, size_t n, struct msg_prefix *px)
  * rank is the process's rank; with PP alone, the stage's. With two groups
  * the global rank needs the group sizes the line does not give: unknown.
  * [s, s+n) holds only the name, groups split by '_' or ' '. Whether every
- * word is a group (false: someone else's name or bracket) is the return; the
+ * word is a group, each named once with a number of digits (false: someone
+ * else's name or bracket, "TP-1", "TP1_TP2"), is the return; the
  * rank, or -1 where the groups do not give it, goes to *rank. */
 static bool serving_groups(const char *s, size_t n, int *rank)
 {
@@ -5542,9 +5551,15 @@ static bool serving_groups(const char *s, size_t n, int *rank)
     while (i < n) {
         while (i < n && (s[i] == '_' || s[i] == ' ')) i++;
         size_t g = 0, k = 0, len = 0;
+        long long v;
+        /* a group's number is digits: "TP-1" is no group (-1 is "not named") */
         for (; g < sizeof groups / sizeof groups[0]; g++)
-            if ((len = lit(s, n, i, groups[g])) && (k = pm_int(s + len, n - len, &at[g]))) break;
+            if ((len = lit(s, n, i, groups[g])) && len < n && isdigit((unsigned char)s[len]) &&
+                (k = pm_int(s + len, n - len, &v)))
+                break;
         if (g == sizeof groups / sizeof groups[0]) return false; /* a word that is no group */
+        if (at[g] >= 0) return false;                            /* named twice: no engine's name */
+        at[g] = v;
         i = len + k;
         if (i < n && s[i] != '_' && s[i] != ' ') return false;
     }

@@ -13,6 +13,7 @@
  * the arena rolls back to there: a trace entry costs a few pointer bumps
  * and no frees. Both arenas go with the document. */
 #include "lib/pickle.h"
+#include "lib/textenc.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -905,11 +906,12 @@ static uint64_t decode_arg(enum pk_arg kind, const unsigned char *p)
 }
 
 /* Does the file start as text (a log or a config given by mistake)? Its
- * first bytes, up to 512: UTF-16's byte-order mark, or no control byte
- * but tab, CR, LF, ESC (a log's colours). */
+ * first bytes, up to 512: UTF-16 after its byte-order mark (lib/textenc's
+ * rule), or no control byte but tab, CR, LF, ESC (a log's colours). */
 static bool starts_as_text(const unsigned char *b, size_t n)
 {
-    if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) return true;
+    bool be;
+    if (textenc_utf16_bom(b, n, &be)) return true;
     n = n < 512 ? n : 512;
     for (size_t i = 0; i < n; i++)
         if (!b[i] || (b[i] < 0x20 && !strchr("\t\r\n\x1b", b[i])) || b[i] == 0x7F) /* strchr finds a NUL */

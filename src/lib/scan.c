@@ -1945,8 +1945,10 @@ static void merge_into(struct oom_event *dst, const struct oom_event *src)
     const int64_t *f = &src->bytes.requested, *sstep = &src->bytes_step.requested;
     size_t nb = sizeof dst->bytes / sizeof(int64_t);
     for (size_t i = 0; i < nb; i++)
-        if ((d[i] < 0 && f[i] >= 0) || finer_stated(d[i], dstep[i], f[i], sstep[i]))
+        if ((d[i] < 0 && f[i] >= 0) || finer_stated(d[i], dstep[i], f[i], sstep[i])) {
             d[i] = f[i], dstep[i] = sstep[i];
+            if (i == 0) dst->requested_from_shape = src->requested_from_shape; /* says where it came from */
+        }
     if (dst->gpu < 0) dst->gpu = src->gpu;
     if (dst->rank < 0) dst->rank = src->rank;
     if (!dst->mem.present) dst->mem = src->mem;

@@ -32,6 +32,21 @@ bool textenc_nul_pattern(const void *bytes, size_t n, size_t min_bytes, bool *be
     return false;
 }
 
+bool textenc_utf16_bom(const void *bytes, size_t n, bool *be)
+{
+    const unsigned char *b = bytes;
+    if (n < 2 || !((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) return false;
+    bool le = b[0] == 0xFF;
+    *be = !le;
+    if (n > SNIFF) n = SNIFF;
+    if (n <= 2) return true;
+    for (size_t i = 2; i + 1 < n; i += 2) {
+        unsigned char lo = le ? b[i] : b[i + 1], hi = le ? b[i + 1] : b[i];
+        if (!hi && lo) return true;
+    }
+    return false;
+}
+
 static bool sniff(const unsigned char *b, size_t n, struct wide *w)
 {
     static const struct {
@@ -41,15 +56,18 @@ static bool sniff(const unsigned char *b, size_t n, struct wide *w)
     } boms[] = { /* UTF-32's first: FF FE 00 00 starts with UTF-16LE's BOM */
         {"\xff\xfe\0\0", 4, {"UTF-32LE", "UTF-32", true}},
         {"\0\0\xfe\xff", 4, {"UTF-32BE", "UTF-32", true}},
-        {"\xff\xfe", 2, {"UTF-16LE", "UTF-16", true}},
-        {"\xfe\xff", 2, {"UTF-16BE", "UTF-16", true}},
     };
     for (size_t i = 0; i < sizeof boms / sizeof boms[0]; i++)
         if (n >= boms[i].n && !memcmp(b, boms[i].bytes, boms[i].n)) {
             *w = boms[i].w;
             return true;
         }
-    bool be; /* short files need 2 units at least */
+    bool be;
+    if (textenc_utf16_bom(b, n, &be)) {
+        *w = be ? (struct wide){"UTF-16BE", "UTF-16", true} : (struct wide){"UTF-16LE", "UTF-16", true};
+        return true;
+    }
+    /* short files need 2 units at least */
     if (!textenc_nul_pattern(b, n, 4, &be)) return false;
     *w = be ? (struct wide){"UTF-16BE", "UTF-16BE", false} : (struct wide){"UTF-16LE", "UTF-16LE", false};
     return true;

@@ -27,6 +27,15 @@
  * log reader (sys/logscan) and the config readers share it. */
 bool textenc_nul_pattern(const void *bytes, size_t n, size_t min_bytes, bool *be);
 
+/* UTF-16 with a byte order mark: bytes start with FF FE (little-endian,
+ * *be false) or FE FF (*be true) AND UTF-16 text follows it: some unit in
+ * U+0001..U+00FF (a NUL in its high byte, not in its low byte) within the
+ * first TEXTENC_SNIFF bytes, as every line end is. 8-bit text that merely
+ * starts with those two bytes holds no NUL, so the mark alone does not
+ * decide; a mark with nothing after it does. The one rule for the log
+ * reader, the config readers and the snapshot reader. */
+bool textenc_utf16_bom(const void *bytes, size_t n, bool *be);
+
 bool textenc_wide_message(const char *text, size_t len, const char *file, const char *what,
                           char *out, size_t out_size);
 

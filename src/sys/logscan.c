@@ -282,30 +282,14 @@ static long source_read(struct source *src, char *p, size_t want)
     return (long)o;
 }
 
-/* After a BOM: does the text go on as UTF-16? A log's lines end in U+000A
- * and hold ASCII, so some unit in U+0001..U+00FF (a NUL in its high byte,
- * a non-NUL in its low byte) must follow; 8-bit text that merely starts with
- * the bytes FF FE holds no NUL. A BOM with nothing after it is UTF-16. */
-static bool utf16_follows(const unsigned char *b, size_t n, bool le)
-{
-    if (n > SNIFF_BYTES) n = SNIFF_BYTES;
-    if (n <= 2) return true;
-    for (size_t i = 2; i + 1 < n; i += 2) {
-        unsigned char lo = le ? b[i] : b[i + 1], hi = le ? b[i + 1] : b[i];
-        if (!hi && lo) return true;
-    }
-    return false;
-}
-
 /* UTF-16 from the first bytes: a BOM followed by UTF-16 text, or
  * ASCII-looking text with a NUL in (nearly) every other byte and none in
  * the others. */
 static enum encoding sniff(const unsigned char *b, size_t n, bool *bom)
 {
-    bool le = n >= 2 && b[0] == 0xFF && b[1] == 0xFE, be = n >= 2 && b[0] == 0xFE && b[1] == 0xFF;
-    *bom = (le || be) && utf16_follows(b, n, le);
-    if (*bom) return le ? ENC_UTF16LE : ENC_UTF16BE;
     bool big;
+    *bom = textenc_utf16_bom(b, n, &big); /* the mark counts only with UTF-16 after it */
+    if (*bom) return big ? ENC_UTF16BE : ENC_UTF16LE;
     if (!textenc_nul_pattern(b, n, 8, &big)) return ENC_BYTES;
     return big ? ENC_UTF16BE : ENC_UTF16LE;
 }

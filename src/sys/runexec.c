@@ -912,6 +912,24 @@ static void build_notes(const struct runexec_opts *o, const struct runexec_resul
     ledger_notes_add(notes, size, res->attempts_note);
 }
 
+/* A rank row's notes (fill_rank_row), built as the run's row's are: where
+ * its figures come from, where its exit code does, and its OOM unknown
+ * where the scan dropped events. */
+static void build_rank_notes(const struct rankstats_rank *r, char *notes, size_t size)
+{
+    char buf[160];
+    notes[0] = '\0';
+    snprintf(buf, sizeof buf, "rank %d%s, attempt %d", r->rank,
+             r->lines ? "'s lines of the launcher's log" : ": its processes in NVML (no line of its own)",
+             r->attempt);
+    ledger_notes_add(notes, size, buf);
+    ledger_notes_add(notes, size, r->have_exit ? "exit from torchelastic's table" : "exit not in the log");
+    if (r->oom_unknown) {
+        snprintf(buf, sizeof buf, LEDGER_NOTE_OOM_UNKNOWN " (%d)", OOM_MAX_EVENTS);
+        ledger_notes_add(notes, size, buf);
+    }
+}
+
 struct row_ctx {
     struct ledger_row row;
     struct ledger_row *extra; /* after it, in the same write: a wrapped launcher's rank rows */
@@ -1149,13 +1167,7 @@ static int fill_rank_row(struct ledger_row *row, const struct runexec_opts *o, c
     b[0] = '\0';
     if (r->have_exit) fmt_exit(b, sizeof b, r->exitcode);
     ledger_row_set(row, LEDGER_EXIT_STATUS, b);
-    char more[96] = "";
-    if (r->oom_unknown)
-        snprintf(more, sizeof more, "; OOM unknown: the log has more OOM events than oomlab keeps (%d)",
-                 OOM_MAX_EVENTS);
-    snprintf(b, sizeof b, "rank %d%s, attempt %d; exit %s%s", r->rank,
-             r->lines ? "'s lines of the launcher's log" : ": its processes in NVML (no line of its own)",
-             r->attempt, r->have_exit ? "from torchelastic's table" : "not in the log", more);
+    build_rank_notes(r, b, sizeof b);
     return ledger_row_set(row, LEDGER_NOTES, b);
 }
 
@@ -1299,7 +1311,7 @@ static void exec_hint(const char *cmd, int e, char *buf, size_t size)
  * whose loader is not there. */
 static void why_not_found(const char *cmd, int depth, char *buf, size_t size)
 {
-    char line[256] = "";
+    char line[256] = ""; /* the kernel reads no more of a #! line (BINPRM_BUF_SIZE) */
     FILE *f = fopen(cmd, "rb");
     size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
     if (f) fclose(f);
@@ -1332,7 +1344,7 @@ static void why_not_found(const char *cmd, int depth, char *buf, size_t size)
 static int missing_interpreter(const char *cmd, char *buf, size_t size)
 {
     struct stat st;
-    char found[256]; /* longer: said as execvp did */
+    char found[PATH_MAX]; /* execve takes no longer path: a PATH entry + the name fit or execvp failed too */
     if (!strchr(cmd, '/')) { /* on PATH: execvp's ENOENT hides a found file's */
         if (!child_which(cmd, found, sizeof found)) return -1;
         cmd = found;

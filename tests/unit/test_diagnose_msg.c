@@ -116,6 +116,25 @@ static void test_serving_prefixes(void **state)
          "DP1 GPU0] Scheduler hit an exception: x"},
         {"[2025-03-05 10:00:00 TP1 X2] Scheduler hit an exception: x", -1,
          "TP1 X2] Scheduler hit an exception: x"},
+        /* edges: a group's number is digits ("TP-1" is no group, so the
+         * PP stage is not taken for the rank); tensor-parallel size 1
+         * names no TP group, and "tp=1" is no engine's word; a group named
+         * twice is no engine's name; group words inside a path are not a
+         * name of groups */
+        {"(Worker_TP-1 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_PP1_TP-1 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_tp=1 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_TP1_TP2 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"(Worker_TP2_TP2 pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"[2025-03-05 10:00:00 TP1 TP3] Scheduler hit an exception: x", -1,
+         "TP1 TP3] Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 PP0 PP1] Scheduler hit an exception: x", -1,
+         "PP0 PP1] Scheduler hit an exception: x"},
+        {"(Worker_TP2/ckpt pid=9) torch.OutOfMemoryError: x", -1, "torch.OutOfMemoryError: x"},
+        {"[2025-03-05 10:00:00 /ckpt/TP2] Scheduler hit an exception: x", -1,
+         "/ckpt/TP2] Scheduler hit an exception: x"},
+        {"[2025-03-05 10:00:00 CKPT_TP2] Scheduler hit an exception: x", -1,
+         "CKPT_TP2] Scheduler hit an exception: x"},
         /* not groups: a word, or a bracket that is no prefix */
         {"TPU] out of memory", -1, "TPU] out of memory"},
         {"E1] out of memory", -1, "E1] out of memory"},
@@ -241,6 +260,34 @@ static void test_tinygrad_row_is_its_message(void **state)
     struct oom_event e = extract(yes[1]);
     assert_int_equal(e.bytes.requested, 536870912);
     assert_int_equal(e.gpu, 1);
+    /* one clause ("failed on %w:%d") gives the index after any device the
+     * rule takes, not only after the five it once listed */
+    static const struct {
+        const char *line;
+        int gpu;
+    } devices[] = {
+        {"MemoryError: Allocation of 2.00 GB failed on CUDA:0. Used: 1.00 GB", 0},
+        {"MemoryError: Allocation of 2.00 GB failed on NV:2. Used: 1.00 GB", 2},
+        {"MemoryError: Allocation of 2.00 GB failed on GPU:3. Used: 1.00 GB", 3},
+        {"MemoryError: Allocation of 2.00 GB failed on CL:1. Used: 1.00 GB", 1},
+        {"MemoryError: Allocation of 2.00 GB failed on METAL:1. Used: 1.00 GB", 1},
+        {"MemoryError: Allocation of 2.00 GB failed on HIP:5. Used: 1.00 GB", 5},
+        {"MemoryError: Allocation of 2.00 GB failed on QCOM:1. Used: 1.00 GB", 1},
+        {"MemoryError: Allocation of 2.00 GB failed on WEBGPU:1. Used: 1.00 GB", 1},
+        {"MemoryError: Allocation of 2.00 GB failed on CUDA. Used: 1.00 GB", -1},
+    };
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+        e = extract(devices[i].line);
+        if (e.gpu != devices[i].gpu) fail_msg("%s: gpu %d", devices[i].line, e.gpu);
+    }
+    /* %w is a word in capitals, whole */
+    oom_event_init(&e);
+    const char *t = "failed on Cuda:1";
+    assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
+    t = "failed on CUDA2:1";
+    assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
+    t = "failed on :1";
+    assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
 }
 
 /* One event told in two parts, each stating the same figure: the exact one
@@ -292,6 +339,64 @@ static void test_exact_figure_wins_in_one_event(void **state)
                    "allocate 1.17GiB (rounded to 1258291200)requested by op\n",
                    &req, &fr);
     assert_int_equal(req, 1258291200);
+    /* TensorFlow's request from the tensor's shape x dtype is exact too
+     * (1024*1024*300 floats = 1258291200 bytes): it wins over the BFC
+     * allocator's "1.17GiB" (1256277934) in either order */
+    static const char bfc[] = "2026-01-01 10:00:00.000000: W tensorflow/core/common_runtime/"
+                              "bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of memory trying "
+                              "to allocate 1.17GiB.  Current allocation summary follows.\n";
+    static const char tf[] = "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when "
+                             "allocating tensor with shape[1024,1024,300] and type float on "
+                             "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n";
+    char text[sizeof bfc + sizeof tf];
+    snprintf(text, sizeof text, "%s%s", bfc, tf);
+    scan_requested(text, &req, &fr);
+    assert_int_equal(req, 1258291200);
+    snprintf(text, sizeof text, "%s%s", tf, bfc);
+    scan_requested(text, &req, &fr);
+    assert_int_equal(req, 1258291200);
+    /* the message without its type first takes the BFC's rounded
+     * "16.00MiB" (16777216); its repeat with the type gives 1024*4097
+     * floats, 16781312 bytes, exact: that stands in the one event, and the
+     * event says its request came from the shape */
+    struct oom_report rep;
+    struct oomlab_err err;
+    static const char again[] =
+        "2026-01-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:275] "
+        "Allocator (GPU_0_bfc) ran out of memory trying to allocate 16.00MiB.  Current allocation "
+        "summary follows.\n"
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor "
+        "with shape[1024,4097]\n"
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor "
+        "with shape[1024,4097] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by "
+        "allocator GPU_0_bfc\n";
+    assert_int_equal(scan_text(again, sizeof again - 1, &rep, &err), 0);
+    assert_int_equal(rep.n_events, 1);
+    assert_int_equal(rep.events[0].bytes.requested, 16781312);
+    assert_true(rep.events[0].requested_from_shape);
+    oom_report_release(&rep);
+    /* a type read from a node's attributes may be another message's tensor
+     * (the node below the Coordinator's message, TF 1.x glog, as heldout8
+     * h8-08): the repeat that borrowed it is no exact figure, the stated
+     * 16.00MiB stays */
+    static const char borrowed[] =
+        "W tensorflow/core/common_runtime/bfc_allocator.cc:275] Ran out of memory trying to allocate "
+        "16.00MiB.  See logs for memory state.\n"
+        "W tensorflow/core/framework/op_kernel.cc:975] Resource exhausted: OOM when allocating tensor "
+        "with shape[1024,4097]\n"
+        "W tensorflow/core/common_runtime/bfc_allocator.cc:275] Ran out of memory trying to allocate "
+        "16.00MiB.  See logs for memory state.\n"
+        "W tensorflow/core/framework/op_kernel.cc:975] Resource exhausted: OOM when allocating tensor "
+        "with shape[1024,4097]\n"
+        "INFO:tensorflow:Error reported to Coordinator: <class 'tensorflow.python.framework.errors_impl."
+        "ResourceExhaustedError'>, OOM when allocating tensor with shape[64,1000]\n"
+        "   [[Node: dense/BiasAdd = BiasAdd[T=DT_FLOAT, data_format=\"NHWC\", "
+        "_device=\"/job:localhost/replica:0/task:0/gpu:0\"](dense/MatMul, dense/bias/read)]]\n";
+    assert_int_equal(scan_text(borrowed, sizeof borrowed - 1, &rep, &err), 0);
+    assert_int_equal(rep.n_events, 2);
+    assert_int_equal(rep.events[0].bytes.requested, 16777216);
+    assert_int_equal(rep.events[1].bytes.requested, 256000);
+    oom_report_release(&rep);
 }
 
 static void test_pytorch_forms(void **state)

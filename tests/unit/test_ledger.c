@@ -603,6 +603,20 @@ static void test_keep_latest_row_per_run(void **state)
  * next second (a slow start under ASan) and ended under a second after a
  * watchdog abort is still the first to fail; a second or more apart, the
  * earlier end wins whatever the cause (run_ranks.sh flaked on this). */
+/* The rank row's "OOM unknown" tag is the ledger's named note (one text for
+ * run, which writes it, and any reader): found whole in the notes run
+ * writes (golden run-ranks-oom-beyond-kept holds the full line). */
+static void test_oom_unknown_note(void **state)
+{
+    (void)state;
+    static const char notes[] = "rank 299's lines of the launcher's log, attempt 0; exit not in the log; "
+                                "OOM unknown: the log has more OOM events than oomlab keeps (256)";
+    const char *const prefixes[] = {LEDGER_NOTE_OOM_UNKNOWN};
+    char got[160];
+    assert_true(ledger_first_note(notes, prefixes, 1, got, sizeof got));
+    assert_string_equal(got, LEDGER_NOTE_OOM_UNKNOWN " (256)");
+}
+
 static void test_first_fail_ties(void **state)
 {
     (void)state;
@@ -889,6 +903,21 @@ static void test_command_change(void **state)
     char tiny[12];
     assert_true(ledger_command_change("x aaaaaaaaaaaaaaaa", "x bbbbbbbbbbbbbbbb", tiny, sizeof tiny));
     assert_int_equal(strlen(tiny), sizeof tiny - 1);
+    assert_string_equal(tiny, "x aaaa[...]"); /* a cut is said, not silent */
+    /* cut inside a UTF-8 character: the mark starts on a character */
+    assert_true(ledger_command_change("x\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", "b", tiny, sizeof tiny));
+    assert_string_equal(tiny, "x\xc3\xa9\xc3\xa9[...]");
+    /* a 300-byte word each side: the size the header promises holds it whole */
+    char a[320] = "run ", b[320] = "run ";
+    memset(a + 4, 'x', 300), memset(b + 4, 'y', 300);
+    a[304] = b[304] = '\0';
+    size_t size = strlen(a) + strlen(b) + LEDGER_CHANGE_SLACK;
+    char *whole = malloc(size);
+    assert_non_null(whole);
+    assert_true(ledger_command_change(a, b, whole, size));
+    assert_int_equal(strlen(whole), 3 + 1 + 300 + 4 + 3 + 1 + 300); /* "... xxx -> ... yyy" */
+    assert_null(strstr(whole, "[...]"));
+    free(whole);
 }
 
 int main(void)
@@ -919,6 +948,7 @@ int main(void)
         cmocka_unit_test(test_notes_cut_on_a_character),
         cmocka_unit_test(test_peak_choice),
         cmocka_unit_test(test_first_fail_ties),
+        cmocka_unit_test(test_oom_unknown_note),
         cmocka_unit_test(test_hostile_ids_and_binary),
         cmocka_unit_test(test_big_ledger_heap_proportionate),
         cmocka_unit_test(test_command_change),

@@ -251,6 +251,13 @@ static void test_text_is_named(void **state)
     static const unsigned char nul[] = "abc\x00\x00" "def";
     assert_int_equal(load(nul, sizeof nul - 1), -1);
     if (strstr(err.msg, "text")) fail_msg("NULs: '%s'", err.msg);
+    /* FF FE is text only with UTF-16 after it (lib/textenc's one rule):
+     * 8-bit text after it is still text, binary bytes after it are not */
+    static const unsigned char bom8[] = "\xff\xfe" "2026-12-07 step 1\n";
+    expect_refusal(bom8, sizeof bom8 - 1, "text, not a pickle");
+    static const unsigned char bombin[] = "\xff\xfe\x01\x02\x03\x04";
+    assert_int_equal(load(bombin, sizeof bombin - 1), -1);
+    if (strstr(err.msg, "text")) fail_msg("FF FE then binary: '%s'", err.msg);
 }
 
 static void test_hostile_structure(void **state)

@@ -3,6 +3,7 @@
  * line that converts the file; UTF-8, ASCII and binary data are left alone. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -55,11 +56,35 @@ static void test_not_wide(void **state)
     assert_false(textenc_wide_message(NULL, 0, "f", "a run config", out, sizeof out));
 }
 
+/* One rule for a byte order mark (the log reader's): it makes UTF-16 only
+ * when UTF-16 text follows. 8-bit text that starts with FF FE is not named
+ * UTF-16; a BOM then ASCII in UTF-16 is, and so is a BOM alone. */
+static void test_bom_needs_utf16_after(void **state)
+{
+    (void)state;
+    char out[512];
+    bool be = true;
+    assert_true(textenc_utf16_bom("\xff\xfe" "a\0:\0", 6, &be));
+    assert_false(be);
+    assert_true(textenc_utf16_bom("\xfe\xff" "\0a\0:", 6, &be));
+    assert_true(be);
+    assert_true(textenc_utf16_bom("\xff\xfe", 2, &be)); /* nothing after it */
+    assert_false(textenc_utf16_bom("\xff\xfe" "a: 1\n", 7, &be));
+    assert_false(textenc_utf16_bom("\xfe\xff" "a: 1\n", 7, &be));
+    assert_false(textenc_utf16_bom("a\0", 2, &be)); /* no mark */
+    assert_false(MSG("\xff\xfe" "device_batch_size: 8\n", "run.yaml"));
+    assert_string_equal(out, "");
+    assert_false(MSG("\xfe\xff" "{\"a\": 1}\n", "config.json"));
+    assert_true(MSG("\xff\xfe" "d\0e\0v\0", "run.yaml"));
+    assert_non_null(strstr(out, "UTF-16LE text (with a byte order mark)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_utf16_named_with_iconv),
         cmocka_unit_test(test_not_wide),
+        cmocka_unit_test(test_bom_needs_utf16_after),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
