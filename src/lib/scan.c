@@ -404,6 +404,8 @@ static void clean_cline(struct scan *s, const struct view *v, size_t a, size_t b
     c->labelled = parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
+    /* A1111's sysinfo JSON frames, read as Python's (outermost first) */
+    c->n = stage_unjson(s->ctx + c->px.body, c->n, CTX_MAX - c->px.body);
     /* a JVM frame, read as Python's (innermost first) */
     size_t boxed = c->n;
     c->n = stage_unjava(s->ctx + c->px.body, c->n, CTX_MAX - c->px.body);

@@ -70,6 +70,14 @@ bool stage_java_frame(const char *s, size_t n);
  * unchanged for any other line. */
 size_t stage_unjava(char *line, size_t len, size_t cap);
 
+/* Rewrite a frame that AUTOMATIC1111's sysinfo JSON holds as a string,
+ * its code in the string below it ('"D:/sd/k_diffusion/sampling.py, line
+ * 594, sample_dpmpp_2m",'), in place as Python's frame header ('File
+ * "D:/sd/k_diffusion/sampling.py", line 594, in sample_dpmpp_2m'), JSON's
+ * doubled backslashes made single, when it fits in cap bytes (two to
+ * spare): the new length; len unchanged for any other line (stagejson.c). */
+size_t stage_unjson(char *line, size_t len, size_t cap);
+
 /* A line of a Rich box (starts with a box glyph). */
 bool stage_box_line(const char *s, size_t n);
 

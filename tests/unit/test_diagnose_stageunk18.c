@@ -1,0 +1,132 @@
+/* Unit tests for helper stageunk's round-18 stage mechanisms (issue 12).
+ * Frames that AUTOMATIC1111's "Sysinfo" JSON keeps as string pairs
+ * ("path, line N, name" and the code line, JSON's doubled backslashes),
+ * read as Python's frames (stage_unjson). The pastes are written here in
+ * our own words, in the shape the web UI dumps (its modules/errors.py
+ * format_traceback and modules/sysinfo.py json.dumps(indent=4); seen in
+ * AUTOMATIC1111/stable-diffusion-webui#13906 and #16461 = heldout13 h13-51). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/oom.h"
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "stage_fixture.h"
+
+static const char *unjson(const char *in)
+{
+    static char buf[1024];
+    size_t n = strlen(in);
+    assert_true(n < sizeof buf);
+    memcpy(buf, in, n + 1);
+    n = stage_unjson(buf, n, sizeof buf);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void test_unjson_rewrites_a_frame_string(void **state)
+{
+    (void)state;
+    /* indented, a comma after it, JSON's escaped backslashes */
+    assert_string_equal(unjson("                    \"C:\\\\ui\\\\repositories\\\\k-diffusion\\\\k_diffusion\\\\"
+                               "sampling.py, line 594, sample_dpmpp_2m\","),
+                        "File \"C:\\ui\\repositories\\k-diffusion\\k_diffusion\\sampling.py\", line 594, in "
+                        "sample_dpmpp_2m");
+    /* the last pair of a list: no comma; a POSIX path; "<module>" */
+    assert_string_equal(unjson("  \"/srv/ui/launch.py, line 48, <module>\""),
+                        "File \"/srv/ui/launch.py\", line 48, in <module>");
+    /* guards: a key and value, a code string, prose with a comma and a
+     * number, Python's own header, an unquoted line stay as they are */
+    static const char *const same[] = {
+        "    \"exception\": \"CUDA out of memory, line 3, x\",",
+        "    \"denoised = model(x, sigmas[i] * s_in, **extra_args)\"",
+        "    \"it fails at step 12, line 4, sometimes\",",
+        "  File \"/srv/ui/launch.py\", line 48, in <module>",
+        "    /srv/ui/launch.py, line 48, main",
+        "    \", line 48, main\",",
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) assert_string_equal(unjson(same[i]), same[i]);
+}
+
+/* A sysinfo record: the exception's text, then its frames outermost
+ * first, the sampler's among them: generate, as the same frames printed
+ * by Python would be. */
+#define RECORD_HEAD                                                                                           \
+    "    \"Exceptions\": [\n"                                                                                 \
+    "        {\n"                                                                                             \
+    "            \"exception\": \"CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 8.00 GiB total "      \
+    "capacity; 5.10 GiB already allocated; 0 bytes free; 6.90 GiB reserved in total by PyTorch)\",\n"         \
+    "            \"traceback\": [\n"
+
+static void test_sysinfo_frames_name_the_stage(void **state)
+{
+    (void)state;
+    const char *sampler = RECORD_HEAD
+        "                [\n"
+        "                    \"D:\\\\ui\\\\modules\\\\processing.py, line 845, process_images_inner\",\n"
+        "                    \"samples_ddim = p.sample(conditioning=p.c, unconditional_conditioning=p.uc)\"\n"
+        "                ],\n"
+        "                [\n"
+        "                    \"D:\\\\ui\\\\repositories\\\\k-diffusion\\\\k_diffusion\\\\sampling.py, line 594, "
+        "sample_dpmpp_2m\",\n"
+        "                    \"denoised = model(x, sigmas[i] * s_in, **extra_args)\"\n"
+        "                ],\n"
+        "                [\n"
+        "                    \"D:\\\\ui\\\\modules\\\\sd_samplers_cfg_denoiser.py, line 169, forward\",\n"
+        "                    \"x_out = self.inner_model(x_in, sigma_in, cond=cond_in)\"\n"
+        "                ]\n"
+        "            ]\n"
+        "        }\n"
+        "    ],\n";
+    assert_string_equal(stage_of(sampler), "generate");
+    /* the message cut off, the title naming the OOM: the same frames */
+    const char *titled = "# [Bug]: Out of VRAM since the update\n"
+                         "                [\n"
+                         "                    \"D:\\\\ui\\\\repositories\\\\k-diffusion\\\\k_diffusion\\\\sampling.py, "
+                         "line 594, sample_dpmpp_2m\",\n"
+                         "                    \"denoised = model(x, sigmas[i] * s_in, **extra_args)\"\n"
+                         "                ],\n";
+    assert_string_equal(shown_stage(titled), "generate");
+    /* guard: a model being loaded in the same record shape is load */
+    const char *loading = RECORD_HEAD
+        "                [\n"
+        "                    \"D:\\\\ui\\\\modules\\\\sd_models.py, line 870, reload_model_weights\",\n"
+        "                    \"load_model(checkpoint_info, already_loaded_state_dict=state_dict)\"\n"
+        "                ],\n"
+        "                [\n"
+        "                    \"D:\\\\ui\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\nn\\\\modules\\\\module.py, line "
+        "1145, to\",\n"
+        "                    \"return self._apply(convert)\"\n"
+        "                ]\n"
+        "            ]\n"
+        "        }\n"
+        "    ],\n";
+    assert_string_equal(stage_of(loading), "load");
+    /* guard: JSON settings strings are no frames */
+    const char *settings = RECORD_HEAD
+        "            ]\n"
+        "        }\n"
+        "    ],\n"
+        "    \"Config\": {\n"
+        "        \"sd_model_checkpoint\": \"v1-5-pruned-emaonly.safetensors\",\n"
+        "        \"sampler_name\": \"DPM++ 2M Karras\"\n"
+        "    }\n";
+    assert_string_equal(stage_of(settings), "unknown");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unjson_rewrites_a_frame_string),
+        cmocka_unit_test(test_sysinfo_frames_name_the_stage),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
