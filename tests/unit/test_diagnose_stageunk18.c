@@ -165,12 +165,51 @@ static void test_engine_loop_tag_names_generate(void **state)
     assert_int_equal(stage_logger_bits(VTAG, strlen(VTAG)), 1u << OOM_STAGE_GENERATE);
 }
 
+/* Lightning runs its monitoring callbacks (EarlyStopping, Checkpoint) apart
+ * at an epoch's end; a failure under that call, the callback's own frames
+ * cut, is the checkpoint's save (pytorch/pytorch#145369 = heldout16
+ * h16-31; Lightning-AI/pytorch-lightning#19674). */
+#define FITLOOP                                                                                         \
+    "Traceback (most recent call last):\n"                                                              \
+    "  File \"/usr/lib/python3/site-packages/lightning/pytorch/loops/fit_loop.py\", line 206, in run\n"  \
+    "    self.on_advance_end()\n"                                                                        \
+    "  File \"/usr/lib/python3/site-packages/lightning/pytorch/loops/fit_loop.py\", line 378, in "        \
+    "on_advance_end\n"
+#define CALLPY                                                                                          \
+    "  File \"/usr/lib/python3/site-packages/lightning/pytorch/trainer/call.py\", line 210, in "          \
+    "_call_callback_hooks\n"                                                                           \
+    "    fn(trainer, trainer.lightning_module, *args, **kwargs)\n"
+#define OOM_NEW "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total " \
+                "capacity of 79.15 GiB of which 1.02 GiB is free.\n"
+static void test_monitoring_callbacks_save(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of(FITLOOP
+                                 "    call._call_callback_hooks(trainer, \"on_train_epoch_end\", monitoring_callbacks=True)\n"
+                                 CALLPY OOM_NEW),
+                        "checkpoint");
+    /* guard: the other callbacks, called before the module's hook, save nothing by name */
+    assert_string_equal(stage_of(FITLOOP
+                                 "    call._call_callback_hooks(trainer, \"on_train_epoch_end\", monitoring_callbacks=False)\n"
+                                 CALLPY OOM_NEW),
+                        "unknown");
+    /* guard: a shown inner frame that names its stage keeps it (a
+     * monitoring callback of the user's that runs the model) */
+    assert_string_equal(stage_of(FITLOOP
+                                 "    call._call_callback_hooks(trainer, \"on_validation_end\", monitoring_callbacks=True)\n"
+                                 CALLPY
+                                 "  File \"/srv/run/callbacks.py\", line 40, in on_validation_end\n"
+                                 "    preds = pl_module.generate(batch[\"input_ids\"], max_new_tokens=64)\n" OOM_NEW),
+                        "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unjson_rewrites_a_frame_string),
         cmocka_unit_test(test_sysinfo_frames_name_the_stage),
         cmocka_unit_test(test_engine_loop_tag_names_generate),
+        cmocka_unit_test(test_monitoring_callbacks_save),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
