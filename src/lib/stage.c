@@ -1279,6 +1279,15 @@ static bool near_message_start(const char *text, const char *p)
     return false;
 }
 
+/* p follows ".", then one or more underscores: the name at p is a
+ * private attribute ("self._model(" at "model("). */
+static bool private_attribute(const char *text, const char *p)
+{
+    const char *b = p;
+    while (b > text && b[-1] == '_') b--;
+    return b < p && b > text && b[-1] == '.';
+}
+
 /* The cue occurs in text (at a word start when it must). */
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
@@ -1314,6 +1323,11 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
         }
         if (cue->at == 0 || p == text) return true;
         if (cue->at == W && !ident(p[-1])) return true;
+        /* a private attribute called the same way, "self._model(images,
+         * targets)" (alankbi/detecto core.py fit and _get_raw_predictions,
+         * alankbi/detecto#33), "self._net(x)": the underscores after the
+         * dot are no other word */
+        if (cue->at == W && cue->word[k - 1] == '(' && private_attribute(text, p)) return true;
         if (cue->at == L) {
             size_t i = 0;
             while (text + i < p && (text[i] == ' ' || text[i] == '\t')) i++;
@@ -2197,6 +2211,25 @@ bool stage_autograd_frame(const char *text, size_t len)
     for (size_t i = 0; i < sizeof autograd / sizeof autograd[0]; i++)
         if (has(text, len, autograd[i])) return true;
     return false;
+}
+
+/* a decoder's step method, "…, in decode" or "…, in _decode": sequence
+ * models call it once per output step both from their forward (training
+ * with teacher forcing: NVIDIA/tacotron2 model.py@1480f829 Decoder.forward
+ * "mel_output, gate_output, attention_weights = self.decode(decoder_input)";
+ * an encoder-decoder's forward "return self.decode(self.encode(source))",
+ * dv66/transformer-from-scratch src/encoder_decoder.py) and from their
+ * generation loop (Decoder.inference in the same file). The name alone
+ * reads as generation; its caller tells which. */
+static const char *frame_function(const char *text, size_t len, size_t *n);
+
+bool stage_decode_step_frame(const char *text, size_t len)
+{
+    size_t n = 0;
+    const char *name = frame_function(text, len, &n);
+    if (!name) return false;
+    while (n && *name == '_') name++, n--;
+    return n == 6 && !memcmp(name, "decode", 6);
 }
 
 unsigned stage_masks_inner(const char *text, size_t len)
