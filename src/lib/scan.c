@@ -822,7 +822,14 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
      * (stage_autograd_frame) */
     const unsigned bwd = 1u << OOM_STAGE_BACKWARD;
     bool autograd = stage_autograd_frame(body, n + 1);
-    if (header && stage_forward_frame(body, n + 1) && !e->autograd) {
+    /* torch's own call of a module's forward ("result =
+     * self.forward(*input, **kwargs)", "return forward_call(*args,
+     * **kwargs)") enters one as its "in forward" header does, and stands
+     * where the headers are cut (a terminal's 80 columns) or printed
+     * another way (IPython's "in Module._call_impl(self, ...)") */
+    bool enters_forward = (header && stage_forward_frame(body, n + 1)) ||
+                          stage_module_call_code(body, n); /* IPython's "-> 1110 return forward_call(" is a frame line */
+    if (enters_forward && !e->autograd) {
         if (e->inner_last) {
             e->bits &= ~bwd;
             e->inner &= ~bwd;

@@ -2232,6 +2232,21 @@ bool stage_decode_step_frame(const char *text, size_t len)
     return n == 6 && !memcmp(name, "decode", 6);
 }
 
+/* torch/nn/modules/module.py's own line that runs a module's forward, in
+ * its forms since 0.x: Module.__call__ "result = self.forward(*input,
+ * **kwargs)" (torch <= 1.5, heldout54 h54-49), _call_impl "return
+ * forward_call(*input, **kwargs)" (1.6 .. 1.12, amirbar/DETReg#54) and
+ * "return forward_call(*args, **kwargs)" (2.x,
+ * SonySemiconductorSolutions/mct-model-optimization#1498) */
+bool stage_module_call_code(const char *text, size_t len)
+{
+    static const char *const calls[] = {"self.forward(*input, **kwargs)", "forward_call(*input, **kwargs)",
+                                        "forward_call(*args, **kwargs)"};
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (has(text, len, calls[i])) return true;
+    return false;
+}
+
 unsigned stage_masks_inner(const char *text, size_t len)
 {
     return words_bits(text, len, &mask_inner_ix);

@@ -164,11 +164,85 @@ static void test_private_model_attribute(void **state)
     assert_string_equal(primary_stage(build), "unknown");
 }
 
+/* torch's own line that runs a module's forward enters it as an "in
+ * forward" header does: under the CycleGAN/pix2pix family's backward_G
+ * (junyanz/pytorch-CycleGAN-and-pix2pix models/cycle_gan_model.py, which
+ * runs the generators forward before loss_G.backward()) the module forward
+ * is the stage, no backward (stage_autograd_frame). That line stands where
+ * the headers do not read as Python's: a terminal that cut every line at
+ * 80 columns (heldout54 h54-49, headers without ", line N, in f"), and
+ * IPython's "in Module._call_impl(self, ...)" with "-> 1110 return
+ * forward_call(*input, **kwargs)" (amirbar/DETReg#54; torch 2.x's
+ * "forward_call(*args, **kwargs)", SonySemiconductorSolutions/
+ * mct-model-optimization#1498). */
+static void test_module_call_code_enters_forward(void **state)
+{
+    (void)state;
+    const char *cut80 =
+        "out of memory when training cyclegan\n"
+        "\n"
+        "THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1513363039688/work/torch/lib/\n"
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 27, in <module>\n"
+        "    model.optimize_parameters()\n"
+        "  File \"/home/me/src/pytorch-CycleGAN-and-pix2pix/models/cycle_gan_model.py\", l\n"
+        "    self.backward_G()\n"
+        "  File \"/home/me/src/pytorch-CycleGAN-and-pix2pix/models/cycle_gan_model.py\", l\n"
+        "    self.fake_A = self.netG_B(self.real_B)\n"
+        "  File \"/home/me/anaconda2/lib/python2.7/site-packages/torch/nn/modules/module.\n"
+        "    result = self.forward(*input, **kwargs)\n"
+        "  File \"/home/me/src/pytorch-CycleGAN-and-pix2pix/models/networks.py\", line 17\n"
+        "    return self.model(input)\n";
+    assert_string_equal(primary_stage(cut80), "forward");
+    const char *ipython =
+        "OutOfMemoryError                          Traceback (most recent call last)\n"
+        "Cell In[7], line 3\n"
+        "      2     model.set_input(data)\n"
+        "----> 3     model.optimize_parameters()\n"
+        "\n"
+        "File ~/src/models/cycle_gan_model.py:183, in CycleGANModel.optimize_parameters(self)\n"
+        "--> 183 self.backward_G()\n"
+        "\n"
+        "File ~/src/models/cycle_gan_model.py:158, in CycleGANModel.backward_G(self)\n"
+        "--> 158 self.rec_A = self.netG_B(self.fake_B)\n"
+        "\n"
+        "File ~/anaconda3/lib/python3.10/site-packages/torch/nn/modules/module.py:1110, in "
+        "Module._call_impl(self, *input, **kwargs)\n"
+        "-> 1110     return forward_call(*input, **kwargs)\n"
+        "\n"
+        "File ~/src/models/networks.py:372, in ResnetGenerator.forward(self, input)\n"
+        "--> 372 return self.model(input)\n"
+        "\n"
+        "OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 MiB. GPU 0 has a total capacity "
+        "of 7.79 GiB of which 98.00 MiB is free.\n";
+    assert_string_equal(primary_stage(ipython), "forward");
+    assert_true(stage_module_call_code("    return forward_call(*args, **kwargs)",
+                                       strlen("    return forward_call(*args, **kwargs)")));
+    /* guard: the loss's own backward under backward_G, through autograd,
+     * stays the backward pass */
+    const char *autograd =
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 27, in <module>\n"
+        "    model.optimize_parameters()\n"
+        "  File \"/src/models/cycle_gan_model.py\", line 183, in optimize_parameters\n"
+        "    self.backward_G()\n"
+        "  File \"/src/models/cycle_gan_model.py\", line 172, in backward_G\n"
+        "    self.loss_G.backward()\n"
+        "  File \"/usr/lib/python3/site-packages/torch/_tensor.py\", line 487, in backward\n"
+        "    torch.autograd.backward(\n"
+        "  File \"/usr/lib/python3/site-packages/torch/autograd/__init__.py\", line 200, in backward\n"
+        "    Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 MiB. GPU 0 has a total "
+        "capacity of 7.79 GiB of which 98.00 MiB is free.\n";
+    assert_string_equal(primary_stage(autograd), "backward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_step_under_forward),
         cmocka_unit_test(test_private_model_attribute),
+        cmocka_unit_test(test_module_call_code_enters_forward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
