@@ -3607,9 +3607,29 @@ static bool cue_inside_name(const char *text, size_t len, const struct stage_wor
     return true;
 }
 
+/* a Python import statement, commented out or not ("from
+ * detectron2.evaluation import COCOEvaluator", "#from x.y import z",
+ * "import torch.distributed as dist"): the module path names a package,
+ * nothing the program is doing when it ran out */
+static bool python_import_line(const char *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '#')) i++;
+    if (n - i > 7 && !memcmp(t + i, "import ", 7)) i += 7;
+    else if (n - i > 5 && !memcmp(t + i, "from ", 5)) i += 5;
+    else return false;
+    bool from = t[i - 2] == 'm';
+    size_t name = i;
+    while (i < n && (ident(t[i]) || t[i] == '.')) i++;
+    if (i == name) return false;
+    if (!from) return i == n || t[i] == ' ' || t[i] == ',' || t[i] == '\r' || t[i] == '\n';
+    return n - i > 8 && !memcmp(t + i, " import ", 8);
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
+    if (python_import_line(text, len)) return OOM_STAGE_UNKNOWN;
     enum oom_stage thread = thread_target_stage(text, len);
     if (thread != OOM_STAGE_UNKNOWN) return thread;
     /* ONNX Runtime's executor line naming the node it ran, above
@@ -4453,7 +4473,7 @@ static enum oom_stage pass_announcement(const char *t, size_t n);
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
-    if (figure_item(text, len)) return OOM_STAGE_UNKNOWN;
+    if (figure_item(text, len) || python_import_line(text, len)) return OOM_STAGE_UNKNOWN;
     /* a trainer's training line: training under way, no stage */
     if (stage_training_line(text, len)) {
         *done = true;

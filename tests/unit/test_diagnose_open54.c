@@ -237,12 +237,50 @@ static void test_module_call_code_enters_forward(void **state)
     assert_string_equal(primary_stage(autograd), "backward");
 }
 
+/* A Python import statement in a pasted script names a package, nothing
+ * the program was doing: "from detectron2.evaluation import COCOEvaluator"
+ * (facebookresearch/detectron2 ships detectron2/evaluation/, its
+ * coco_evaluation.py among them; heldout54 h54-03 pastes the line commented
+ * out under its OOM), "from mmdet.core.evaluation import eval_map"
+ * (open-mmlab/mmdetection 2.x mmdet/core/evaluation/). The whole word
+ * "evaluation" near the line's start read as a tool announcing its
+ * evaluation. */
+static void test_import_line_is_no_narration(void **state)
+{
+    (void)state;
+    static const char *const imports[] = {
+        "#from detectron2.evaluation.coco_evaluation import COCOEvaluator",
+        "from detectron2.evaluation import COCOEvaluator, inference_on_dataset",
+        "from mmdet.core.evaluation import eval_map",
+    };
+    for (size_t i = 0; i < sizeof imports / sizeof imports[0]; i++) {
+        char log[512];
+        snprintf(log, sizeof log,
+                 "But I am getting error for: **RuntimeError: CUDA out of memory. Tried to allocate 48.00 MiB "
+                 "(GPU 0; 15.90 GiB total capacity; 14.55 GiB already allocated; 33.81 MiB free; 15.08 GiB "
+                 "reserved in total by PyTorch)**\n"
+                 "\n"
+                 "my code:\n"
+                 "```\n"
+                 "import torch\n"
+                 "%s\n",
+                 imports[i]);
+        assert_string_equal(primary_stage(log), "unknown");
+        assert_int_equal(stage_context_line(imports[i], strlen(imports[i])), OOM_STAGE_UNKNOWN);
+    }
+    /* guard: a tool's own line that starts with the same words stays
+     * narration ("Evaluation from checkpoint ..." names the pass) */
+    const char *tool = "Evaluation  [ 20/500]  eta: 0:01:02";
+    assert_int_equal(stage_context_line(tool, strlen(tool)), OOM_STAGE_EVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_step_under_forward),
         cmocka_unit_test(test_private_model_attribute),
         cmocka_unit_test(test_module_call_code_enters_forward),
+        cmocka_unit_test(test_import_line_is_no_narration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
