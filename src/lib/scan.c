@@ -693,6 +693,9 @@ struct evidence {
     bool ctor_inner;        /* innermost-first: a constructor's frame was seen */
     bool autograd;          /* autograd's own backward frame was seen */
     bool fwd_inner;         /* innermost-first: a module's forward frame was seen */
+    bool caller_forward;    /* innermost-last: the last frame header read was a module's forward */
+    bool decode_pending;    /* innermost-first: a decoder step's frame waits for its caller's header */
+    unsigned decode_held;   /* ... and the generate cue it (and its caller's call) held back */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -772,6 +775,18 @@ static unsigned call_name_bits(const char *body, size_t n)
     return stage_name_bits(a, (size_t)(open - a)) & ~(1u << OOM_STAGE_FORWARD);
 }
 
+/* the code line's first call is a method named decode ("self.decode(",
+ * "self._decode("): a decoder's step (stage_decode_step_frame) */
+static bool calls_decode_step(const char *body, size_t n)
+{
+    const char *open = memchr(body, '(', n);
+    if (!open) return false;
+    const char *a = open;
+    while (a > body && (isalnum((unsigned char)a[-1]) || a[-1] == '_')) a--;
+    while (a < open && *a == '_') a++;
+    return open - a == 6 && !memcmp(a, "decode", 6);
+}
+
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
     if (ipython_context_line(body, n)) return;
@@ -798,6 +813,11 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
      * function's name read by its parts as a frame's name is
      * ("self.generate_outputs(" when the next frame's header is cut) */
     if (!header && !all && stage_line_kind(body, n) == STAGE_LINE_CODE) all |= call_name_bits(body, n);
+    /* a forward's code calling its decoder's step ("return
+     * self.decode(self.encode(source))"): the forward's, as the step's own
+     * frame is (stage_decode_step_frame) */
+    if (!header && e->inner_last && e->caller_forward && calls_decode_step(body, n))
+        all &= ~(1u << OOM_STAGE_GENERATE);
     /* a constructor run inside a module's forward builds part
      * of the computation, no model (stage_constructor_frame): its load cue
      * goes, whichever way the stack is read */
@@ -813,7 +833,14 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
      * (stage_autograd_frame) */
     const unsigned bwd = 1u << OOM_STAGE_BACKWARD;
     bool autograd = stage_autograd_frame(body, n + 1);
-    if (header && stage_forward_frame(body, n + 1) && !e->autograd) {
+    /* torch's own call of a module's forward ("result =
+     * self.forward(*input, **kwargs)", "return forward_call(*args,
+     * **kwargs)") enters one as its "in forward" header does, and stands
+     * where the headers are cut (a terminal's 80 columns) or printed
+     * another way (IPython's "in Module._call_impl(self, ...)") */
+    bool enters_forward = (header && stage_forward_frame(body, n + 1)) ||
+                          stage_module_call_code(body, n); /* IPython's "-> 1110 return forward_call(" is a frame line */
+    if (enters_forward && !e->autograd) {
         if (e->inner_last) {
             e->bits &= ~bwd;
             e->inner &= ~bwd;
@@ -823,9 +850,41 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
     }
     if (!e->inner_last && e->fwd_inner && !e->autograd && !autograd) all &= ~bwd;
     e->autograd |= autograd;
+    /* a decoder's step called by a module's forward is that forward's
+     * (teacher-forced training), no generation: the name's generate cue
+     * goes (stage_decode_step_frame); a generation loop above it still
+     * names generate by its own frames. Read innermost first, the step's
+     * cue (and its caller's call to it) waits for the caller's header. */
+    const unsigned gen = 1u << OOM_STAGE_GENERATE;
+    bool step = header && stage_decode_step_frame(body, n + 1);
+    if (header && e->inner_last) {
+        if (e->caller_forward && step) all = (all & ~gen) | (1u << OOM_STAGE_FORWARD);
+        e->caller_forward = stage_forward_frame(body, n + 1);
+    } else if (!e->inner_last) {
+        if (header && !step && e->decode_pending) {
+            bool fwd = stage_forward_frame(body, n + 1);
+            frame_bits_evidence(e, fwd ? 1u << OOM_STAGE_FORWARD : e->decode_held, false);
+            e->decode_pending = false;
+            e->decode_held = 0;
+        }
+        if (step || (e->decode_pending && !header && calls_decode_step(body, n))) {
+            e->decode_pending = true;
+            e->decode_held |= all & gen;
+            all &= ~gen;
+        }
+    }
     /* a frame encoding a generation's prompt runs the encoder's forward */
     if (outer & (1u << OOM_STAGE_GENERATE)) all |= 1u << OOM_STAGE_FORWARD;
     frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
+}
+
+/* a decoder step whose caller never showed (the stack cut above it)
+ * keeps its own cue */
+static void decode_settle(struct evidence *e)
+{
+    if (e->decode_pending && e->decode_held) frame_bits_evidence(e, e->decode_held, false);
+    e->decode_pending = false;
+    e->decode_held = 0;
 }
 
 /* A traceback flattened onto its header line (a paste that lost its line
@@ -1826,6 +1885,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
     if (!title_words) frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
     walk_back(s, v, ls, src, &e);
+    decode_settle(&e);
     if (!e.frames) {
         enum oom_stage jl = julia_stack(s, v, le, src);
         if (jl != OOM_STAGE_UNKNOWN) {
@@ -1840,6 +1900,7 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
          * error pasted first) is followed by its traceback, further down
          * past prose, headings and the launch command. */
         walk_forward(s, v, le, src, stage_line_is_header(text, n), alone ? WALK_AHEAD : 6, &f);
+        decode_settle(&f);
         if (!e.frames) e = f;
         else e.tf = f.tf;
         if (alone && e.below > le) e.context = context_above(s, v, le, e.below, src);

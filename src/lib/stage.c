@@ -1287,6 +1287,15 @@ static bool near_message_start(const char *text, const char *p)
     return false;
 }
 
+/* p follows ".", then one or more underscores: the name at p is a
+ * private attribute ("self._model(" at "model("). */
+static bool private_attribute(const char *text, const char *p)
+{
+    const char *b = p;
+    while (b > text && b[-1] == '_') b--;
+    return b < p && b > text && b[-1] == '.';
+}
+
 /* The cue occurs in text (at a word start when it must). */
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
@@ -1322,6 +1331,11 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
         }
         if (cue->at == 0 || p == text) return true;
         if (cue->at == W && !ident(p[-1])) return true;
+        /* a private attribute called the same way, "self._model(images,
+         * targets)" (alankbi/detecto core.py fit and _get_raw_predictions,
+         * alankbi/detecto#33), "self._net(x)": the underscores after the
+         * dot are no other word */
+        if (cue->at == W && cue->word[k - 1] == '(' && private_attribute(text, p)) return true;
         if (cue->at == L) {
             size_t i = 0;
             while (text + i < p && (text[i] == ' ' || text[i] == '\t')) i++;
@@ -2204,6 +2218,40 @@ bool stage_autograd_frame(const char *text, size_t len)
                                            "_execution_engine"};
     for (size_t i = 0; i < sizeof autograd / sizeof autograd[0]; i++)
         if (has(text, len, autograd[i])) return true;
+    return false;
+}
+
+/* a decoder's step method, "…, in decode" or "…, in _decode": sequence
+ * models call it once per output step both from their forward (training
+ * with teacher forcing: NVIDIA/tacotron2 model.py@1480f829 Decoder.forward
+ * "mel_output, gate_output, attention_weights = self.decode(decoder_input)";
+ * an encoder-decoder's forward "return self.decode(self.encode(source))",
+ * dv66/transformer-from-scratch src/encoder_decoder.py) and from their
+ * generation loop (Decoder.inference in the same file). The name alone
+ * reads as generation; its caller tells which. */
+static const char *frame_function(const char *text, size_t len, size_t *n);
+
+bool stage_decode_step_frame(const char *text, size_t len)
+{
+    size_t n = 0;
+    const char *name = frame_function(text, len, &n);
+    if (!name) return false;
+    while (n && *name == '_') name++, n--;
+    return n == 6 && !memcmp(name, "decode", 6);
+}
+
+/* torch/nn/modules/module.py's own line that runs a module's forward, in
+ * its forms since 0.x: Module.__call__ "result = self.forward(*input,
+ * **kwargs)" (torch <= 1.5, heldout54 h54-49), _call_impl "return
+ * forward_call(*input, **kwargs)" (1.6 .. 1.12, amirbar/DETReg#54) and
+ * "return forward_call(*args, **kwargs)" (2.x,
+ * SonySemiconductorSolutions/mct-model-optimization#1498) */
+bool stage_module_call_code(const char *text, size_t len)
+{
+    static const char *const calls[] = {"self.forward(*input, **kwargs)", "forward_call(*input, **kwargs)",
+                                        "forward_call(*args, **kwargs)"};
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (has(text, len, calls[i])) return true;
     return false;
 }
 
@@ -3567,9 +3615,29 @@ static bool cue_inside_name(const char *text, size_t len, const struct stage_wor
     return true;
 }
 
+/* a Python import statement, commented out or not ("from
+ * detectron2.evaluation import COCOEvaluator", "#from x.y import z",
+ * "import torch.distributed as dist"): the module path names a package,
+ * nothing the program is doing when it ran out */
+static bool python_import_line(const char *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '#')) i++;
+    if (n - i > 7 && !memcmp(t + i, "import ", 7)) i += 7;
+    else if (n - i > 5 && !memcmp(t + i, "from ", 5)) i += 5;
+    else return false;
+    bool from = t[i - 2] == 'm';
+    size_t name = i;
+    while (i < n && (ident(t[i]) || t[i] == '.')) i++;
+    if (i == name) return false;
+    if (!from) return i == n || t[i] == ' ' || t[i] == ',' || t[i] == '\r' || t[i] == '\n';
+    return n - i > 8 && !memcmp(t + i, " import ", 8);
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
+    if (python_import_line(text, len)) return OOM_STAGE_UNKNOWN;
     enum oom_stage thread = thread_target_stage(text, len);
     if (thread != OOM_STAGE_UNKNOWN) return thread;
     /* ONNX Runtime's executor line naming the node it ran, above
@@ -4413,7 +4481,7 @@ static enum oom_stage pass_announcement(const char *t, size_t n);
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
-    if (figure_item(text, len)) return OOM_STAGE_UNKNOWN;
+    if (figure_item(text, len) || python_import_line(text, len)) return OOM_STAGE_UNKNOWN;
     /* a trainer's training line: training under way, no stage */
     if (stage_training_line(text, len)) {
         *done = true;

@@ -52,6 +52,18 @@ bool stage_constructor_frame(const char *text, size_t len);
  * named routine with no autograd frame between runs a forward pass. */
 bool stage_autograd_frame(const char *text, size_t len);
 
+/* the frame line is a method named decode (a leading underscore allowed,
+ * "…, in decode", "…, in _decode"): one decoder step. Called by a module's
+ * forward it is the teacher-forced pass of training, not a generation
+ * (NVIDIA/tacotron2 model.py: Decoder.forward and Decoder.inference both
+ * call self.decode). */
+bool stage_decode_step_frame(const char *text, size_t len);
+
+/* the code line is torch's nn.Module calling a module's forward: "result =
+ * self.forward(*input, **kwargs)" (module.py __call__ up to torch 1.5),
+ * "return forward_call(*args, **kwargs)" (_call_impl since 1.6). */
+bool stage_module_call_code(const char *text, size_t len);
+
 /* The stages whose cues in the frames that CALL this one do not count: an
  * optimizer's closure (the forward and backward of the step to come) masks
  * optimizer; a generation encoding its prompt (encode_prompt,
