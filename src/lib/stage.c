@@ -3559,6 +3559,34 @@ static bool cue_inside_name(const char *text, size_t len, const struct stage_wor
     return true;
 }
 
+/* the word that ends right before text[i] (past blanks) is w, any case */
+static bool word_before_is(const char *text, size_t i, const char *w)
+{
+    size_t e = i;
+    while (e > 0 && text[e - 1] == ' ') e--;
+    size_t m = strlen(w);
+    if (e == i || e < m || strncasecmp(text + e - m, w, m)) return false;
+    return e == m || !isalpha((unsigned char)text[e - m - 1]);
+}
+
+/* every place the cue's word occurs follows "before" or "after": an
+ * action the line sets the failure beside in time, not the one under way
+ * ("I tried adding this code to preload the models before generating
+ * audio", suno-ai/bark = heldout55 h55-67; "after generating the latents"
+ * is over). (open55) */
+static bool cue_after_time_word(const char *text, size_t len, const struct stage_word *cue)
+{
+    size_t k = strlen(cue->word);
+    bool any = false;
+    for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
+         p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k)) {
+        size_t i = (size_t)(p - text);
+        if (!word_before_is(text, i, "before") && !word_before_is(text, i, "after")) return false;
+        any = true;
+    }
+    return any;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
@@ -3585,7 +3613,8 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     size_t from = logging_message_at(text, len);
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text + from, len - from, &context_words[i]) &&
-            !cue_inside_name(text + from, len - from, &context_words[i]))
+            !cue_inside_name(text + from, len - from, &context_words[i]) &&
+            !cue_after_time_word(text + from, len - from, &context_words[i]))
             return context_words[i].stage;
     /* not the command that launched the program ("python inference.py
      * --prompt ...", "torchrun generate.py"): a script's name says what
@@ -3900,6 +3929,16 @@ static const struct {
      * ("Quantizing layer 3/32") runs forward passes */
     {"quantizing model", OOM_STAGE_LOAD}, {"quantizing weights", OOM_STAGE_LOAD},
     {"quantizing the model", OOM_STAGE_LOAD},
+    /* a model placed on its device as it is made ready: "Moving model to
+     * cuda", "Moving model to GPU...", a node's "Failed to move model to
+     * device" (kijai/ComfyUI-SUPIR = heldout55 h55-74; scripts' prints
+     * around model.to(device), find_string "Moving model to" / "Failed to
+     * move model to device"). Only with the model as object: moving an
+     * average, a tensor or a batch is no load, nor is Forge's and
+     * Fooocus's "Moving model(s) has taken 0.62 seconds" (the time a move
+     * that is over took; has_cue). (open55) */
+    {"moving model to", OOM_STAGE_LOAD}, {"moving the model to", OOM_STAGE_LOAD},
+    {"move model to", OOM_STAGE_LOAD}, {"move the model to", OOM_STAGE_LOAD},
     {"preprocess", OOM_STAGE_DATA}, {"tokeniz", OOM_STAGE_DATA}, {"data ", OOM_STAGE_DATA},
     {"eval", OOM_STAGE_EVAL}, {"validat", OOM_STAGE_EVAL},
     {"generat", OOM_STAGE_GENERATE}, {"sampl", OOM_STAGE_GENERATE}, {"decod", OOM_STAGE_GENERATE},
@@ -4532,12 +4571,62 @@ enum oom_stage stage_intro_line(const char *text, size_t len)
             continue;
         }
         /* the first action word decides: "the following error during
-         * running val.py with your testing dataset:" names none */
+         * running val.py with your testing dataset:" names none; one
+         * after "before" or "after" names an action the failure is not
+         * ("I tried adding this code to preload the models before
+         * generating audio:" over the user's code, suno-ai/bark = heldout55
+         * h55-67). (open55) */
+        if (word_before_is(text, i, "before") || word_before_is(text, i, "after")) return OOM_STAGE_UNKNOWN;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
             size_t m = strlen(verb_parts[k].part);
             if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
         }
         return OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* The clause that ends at p (" failed") opens, after the last ": " or "] "
+ * before it (or the text's start), with a verb of the table in its bare
+ * form or gerund ("Load", "Save", "Loading") and an object after it, in
+ * one sentence: the verb's stage; unknown otherwise ("then generate failed"
+ * has no object; "the model failed" opens with no verb). (open55) */
+static enum oom_stage clause_verb(const char *text, const char *p)
+{
+    const char *cs = p;
+    while (cs > text && !((cs[-1] == ' ' || cs[-1] == '\t') && cs - 1 > text && (cs[-2] == ':' || cs[-2] == ']')))
+        cs--;
+    while (cs < p && (*cs == ' ' || *cs == '*')) cs++;
+    const char *we = cs;
+    while (we < p && isalpha((unsigned char)*we)) we++;
+    if (we == cs || we >= p || *we != ' ' || memmem(cs, (size_t)(p - cs), ". ", 2)) return OOM_STAGE_UNKNOWN;
+    size_t wn = (size_t)(we - cs);
+    for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
+        const char *part = verb_parts[v].part;
+        size_t vm = strlen(part);
+        if (strchr(part, ' ') || vm > wn || strncasecmp(cs, part, vm)) continue;
+        const char *tail = cs + vm;
+        size_t tn = wn - vm;
+        if (tn == 0 || (tn == 1 && (*tail == 'e' || *tail == 'E')) || (tn == 3 && !strncasecmp(tail, "ing", 3)))
+            return verb_parts[v].stage;
+        return OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* a tool's own line that opens with its failure ("Failed to move model to
+ * device", "ERROR: Could not load model ...") right above the message it
+ * printed for: the action it names (stage_failed_action); unknown for any
+ * other line. (open55) */
+enum oom_stage stage_failure_line(const char *text, size_t len)
+{
+    static const char *const opens[] = {"failed to ", "could not ", "couldn't ", "unable to "};
+    if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
+    size_t i = skip_log_prefix(text, len);
+    while (i < len && (text[i] == ' ' || text[i] == '*')) i++;
+    for (size_t k = 0; k < sizeof opens / sizeof opens[0]; k++) {
+        size_t m = strlen(opens[k]);
+        if (len - i > m && !strncasecmp(text + i, opens[k], m)) return stage_failed_action(text + i, len - i);
     }
     return OOM_STAGE_UNKNOWN;
 }
@@ -4577,6 +4666,14 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
         const char *after = p + fm;
         if (after < text + len && ident(*after)) continue;
         if ((size_t)(text + len - after) >= 3 && !strncasecmp(after, " to", 3)) continue;
+        /* the clause that fails opens with its verb, the object after it:
+         * onnxruntime's "[ONNXRuntimeError] : 1 : FAIL : Load model from
+         * X.onnx failed:std::bad_alloc" (C0untFloyd/roop-unleashed#215 =
+         * heldout55 h55-49; "failed:bad allocation" in RVC-Boss/GPT-SoVITS
+         * #2105 and neavo/KeywordGacha#85, each under InferenceSession's
+         * constructor) */
+        enum oom_stage opened = clause_verb(text, p);
+        if (opened != OOM_STAGE_UNKNOWN) return opened;
         const char *w = p;
         while (w > text && ident(w[-1])) w--;
         if (w == p) continue;

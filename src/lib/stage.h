@@ -213,6 +213,10 @@ enum oom_stage stage_intro_line(const char *text, size_t len);
  * a title or a sentence above ("inference error during predict_on_batch")
  * tells no stage the paste shows. */
 enum oom_stage stage_failed_action(const char *text, size_t len);
+/* a tool's line that opens with its failure ("Failed to move model to
+ * device") above the message it printed for: stage_failed_action of it;
+ * unknown for a line that does not open so. */
+enum oom_stage stage_failure_line(const char *text, size_t len);
 
 /* the text a message line holds before its error words ends
  * in "ERROR [patch type] <parameter key>.weight|.bias ": ComfyUI's and
