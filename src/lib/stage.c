@@ -3569,11 +3569,12 @@ static bool word_before_is(const char *text, size_t i, const char *w)
     return e == m || !isalpha((unsigned char)text[e - m - 1]);
 }
 
-/* every place the cue's word occurs follows "before" or "after": an
- * action the line sets the failure beside in time, not the one under way
- * ("I tried adding this code to preload the models before generating
- * audio", suno-ai/bark = heldout55 h55-67; "after generating the latents"
- * is over). (open55) */
+/* every place the cue's word occurs follows "before": an action still to
+ * come, not the one under way ("I tried adding this code to preload the
+ * models before generating audio", suno-ai/bark = heldout55 h55-67). Not
+ * "after": what follows an action belongs to its phase often enough
+ * (TensorRT-LLM's "Memory used after loading model weights ... in memory
+ * usage profiling" is start-up, test_diagnose_phaseserve). (open55) */
 static bool cue_after_time_word(const char *text, size_t len, const struct stage_word *cue)
 {
     size_t k = strlen(cue->word);
@@ -3581,7 +3582,7 @@ static bool cue_after_time_word(const char *text, size_t len, const struct stage
     for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
          p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k)) {
         size_t i = (size_t)(p - text);
-        if (!word_before_is(text, i, "before") && !word_before_is(text, i, "after")) return false;
+        if (!word_before_is(text, i, "before")) return false;
         any = true;
     }
     return any;
@@ -4572,11 +4573,10 @@ enum oom_stage stage_intro_line(const char *text, size_t len)
         }
         /* the first action word decides: "the following error during
          * running val.py with your testing dataset:" names none; one
-         * after "before" or "after" names an action the failure is not
-         * ("I tried adding this code to preload the models before
-         * generating audio:" over the user's code, suno-ai/bark = heldout55
-         * h55-67). (open55) */
-        if (word_before_is(text, i, "before") || word_before_is(text, i, "after")) return OOM_STAGE_UNKNOWN;
+         * after "before" names an action still to come ("I tried adding
+         * this code to preload the models before generating audio:" over
+         * the user's code, suno-ai/bark = heldout55 h55-67). (open55) */
+        if (word_before_is(text, i, "before")) return OOM_STAGE_UNKNOWN;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
             size_t m = strlen(verb_parts[k].part);
             if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;

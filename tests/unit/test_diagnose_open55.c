@@ -170,8 +170,8 @@ static void test_verb_opens_failed_clause(void **state)
         if (stage_failed_action(none[i], strlen(none[i])) != OOM_STAGE_UNKNOWN) fail_msg("%s", none[i]);
 }
 
-/* A phase word right after "before" or "after" names an action the failure
- * is set beside in time, not the one under way: "I tried adding this code to
+/* A phase word right after "before" names an action still to come, not
+ * the one under way: "I tried adding this code to
  * preload the models before generating audio:" over the user's code and a
  * sentence that the GPU still ran out (suno-ai/bark = heldout55 h55-67). */
 static void test_phase_after_time_word(void **state)
@@ -183,8 +183,7 @@ static void test_phase_after_time_word(void **state)
                          "use the CPU.\n");
     assert_true(s.gpu_oom);
     assert_string_equal(s.stage, "unknown");
-    assert_int_equal(stage_intro_line("I get this error after generating the latents:", 46),
-                     OOM_STAGE_UNKNOWN);
+    assert_int_equal(stage_intro_line("It fails before generating the latents:", 39), OOM_STAGE_UNKNOWN);
     /* guards: the action under way still names its stage */
     s = look("CUDA out of memory, running on RTX 3050ti, how to fix?\n\n"
              "I get this error while generating audio:\n\n"
