@@ -1707,6 +1707,7 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
             counted++; /* code, or the error's own words: no narration */
             continue;
         }
+        if (stage_phase_over(c.body, c.n)) break;
         bool done = false;
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
         /* else the place a logger tags the line with */
@@ -3626,8 +3627,9 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
 #define TAIL_LINES 12
 #define REPLY_LINES 64 /* tail_stage: how far up from the end a reply's header is looked for */
 
-static enum oom_stage tail_walk(struct scan *s, const struct view *v)
+static enum oom_stage tail_walk(struct scan *s, const struct view *v, bool *over)
 {
+    *over = false;
     size_t a = v->len, b = v->len, from = v->len;
     size_t stop = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
     for (int i = 0; i < TAIL_LINES && prev_line(v, &a, &b) && a > stop; i++) {
@@ -3675,6 +3677,12 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
             counted++;
             continue;
         }
+        /* a phase the tool says is over ("sampling, finished."): what
+         * failed came after it (stage_phase_over) */
+        if (stage_phase_over(c.body, c.n)) {
+            *over = true;
+            break;
+        }
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
@@ -3707,11 +3715,14 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
 static void tail_stage(struct scan *s, const struct view *v)
 {
     if (!s->tail_from || s->last_end != s->tail_from || !v->len) return;
-    enum oom_stage st = tail_walk(s, v);
+    bool over;
+    enum oom_stage st = tail_walk(s, v, &over);
     /* no phase line near the end: the paste's last log lines
      * as weighted evidence (activity.c: vLLM's "GPU KV cache size", a
-     * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation") */
-    if (st == OOM_STAGE_UNKNOWN) {
+     * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation");
+     * not past a phase the tool says is over, whose own lines would weigh
+     * for it ("sampling, finished." four times, h55-76) */
+    if (st == OOM_STAGE_UNKNOWN && !over) {
         size_t from = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
         /* not past the thread's next post: a reply at the paste's end
          * ("Hi, we use A100 (80 gb) for training/evaluating our model" under

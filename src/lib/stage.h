@@ -174,6 +174,12 @@ bool stage_other_script(const char *text, size_t len);
  * ends a walk up from the failure (stage_verb_line says done). */
 bool stage_training_line(const char *text, size_t len);
 
+/* a tool's phase line that says the phase is over ("sampling, finished.",
+ * "Evaluation done in 3.2s"): an action of the verb table, then a
+ * completion word ending the message; no item count. What failed came
+ * after it: a walk up from the failure stops there. */
+bool stage_phase_over(const char *text, size_t len);
+
 /* the stage a phase announcement names: the first word of the
  * message after the logger's prefixes is a gerund of the verb table
  * ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting embeddings",

@@ -193,6 +193,89 @@ static void test_phase_after_time_word(void **state)
                      OOM_STAGE_GENERATE);
 }
 
+/* cuDNN refusing the call it was given, no allocation that failed:
+ * onnxruntime's CUDA provider logs "CUDNN failure 9:
+ * CUDNN_STATUS_NOT_SUPPORTED ; GPU=0 ; ..." above the executor's "Non-zero
+ * status code returned while running Conv node" (microsoft/onnxruntime
+ * #15715 = heldout55 h55-37, a VAE decoder's batch of 32), "CUDNN failure
+ * 3: CUDNN_STATUS_BAD_PARAM" (#8024 for a FusedConv node, #1606), Paddle's
+ * "CUDNN error(9), CUDNN_STATUS_NOT_SUPPORTED" (PaddlePaddle/PaddleSpeech
+ * #3191): a look-alike, its stage the node's. */
+static void test_cudnn_unsupported(void **state)
+{
+    (void)state;
+    struct seen s = look(
+        "When I increase the batch size of vae decoder to 32, got this error:\n```\n"
+        "2023-04-27 09:30:07.687265610 [E:onnxruntime:log, cuda_call.cc:119 CudaCall] CUDNN failure 9: "
+        "CUDNN_STATUS_NOT_SUPPORTED ; GPU=0 ; hostname=h ; expr=cudnnSetTensorNdDescriptor(tensor_, dataType, "
+        "static_cast<int>(rank), dims.data(), strides.data()); \n"
+        "2023-04-27 09:30:07.687303763 [E:onnxruntime:, sequential_executor.cc:494 ExecuteKernel] Non-zero "
+        "status code returned while running Conv node. Name:'/decoder/up_blocks.2/upsamplers.0/conv/Conv' "
+        "Status Message: CUDNN failure 9: CUDNN_STATUS_NOT_SUPPORTED ; GPU=0 ; hostname=h ; "
+        "expr=cudnnSetTensorNdDescriptor(tensor_, dataType, static_cast<int>(rank), dims.data(), "
+        "strides.data());\n```\n");
+    assert_int_equal(s.n_events, 1);
+    assert_false(s.gpu_oom);
+    assert_string_equal(s.kind, "cudnn-unsupported");
+    assert_string_equal(s.stage, "forward");
+    s = look("2021-06-10 19:07:40.032075878 [E:onnxruntime:Default, cuda_call.cc:117 CudaCall] CUDNN failure 3: "
+             "CUDNN_STATUS_BAD_PARAM ; GPU=0 ; hostname=b ; expr=cudnnAddTensor(Base::CudnnHandle(), &alpha, "
+             "Base::s_.z_tensor, Base::s_.z_data, &alpha, Base::s_.y_tensor, Base::s_.y_data); \n");
+    assert_string_equal(s.kind, "cudnn-unsupported");
+    assert_false(s.gpu_oom);
+    s = look("    pre_bias = getattr(_C_ops, op_type)(x, weight, *attrs)\n"
+             "OSError: (External) CUDNN error(9), CUDNN_STATUS_NOT_SUPPORTED. \n");
+    assert_string_equal(s.kind, "cudnn-unsupported");
+    /* guards: cuDNN's allocation failure stays a GPU OOM; cudnn-frontend's
+     * per-engine warning is no failure of its own */
+    s = look("RuntimeError: cuDNN failure 2: CUDNN_STATUS_ALLOC_FAILED ; GPU=0 ;\n");
+    assert_true(s.gpu_oom);
+    s = look("Warning: CUDNN_STATUS_NOT_SUPPORTED; Reason: core_engine.getStatus()\n");
+    assert_int_equal(s.n_events, 0);
+}
+
+/* A phase line that says its phase is over names no stage of what failed
+ * after it: VEnhancer's "video_to_video - INFO - sampling, finished." (four
+ * times) over the OOM of the VAE decode the log does not show (Vchitect/
+ * VEnhancer#20 = heldout55 h55-76); a generation loop's "Generation
+ * finished." (find_string "Generation finished", id 56142723788), as
+ * DeepSpeed's example trainer ends its run with "Finished train" (h25-76,
+ * run_finished). A count of items goes on ("3/5 completed"). */
+static void test_phase_over(void **state)
+{
+    (void)state;
+    static const char *const over[] = {
+        "2024-09-17 16:15:17,937 - video_to_video - INFO - sampling, finished.",
+        "  -> Generation finished.",
+        "Evaluation done in 3.2s",
+        "[INFO] Decoding completed",
+    };
+    for (size_t i = 0; i < sizeof over / sizeof over[0]; i++)
+        if (!stage_phase_over(over[i], strlen(over[i]))) fail_msg("%s", over[i]);
+    static const char *const going[] = {
+        "Predicted structure 3/5 completed",
+        "Sampling 81 frames",
+        "Done.",
+        "Everything is finished",
+    };
+    for (size_t i = 0; i < sizeof going / sizeof going[0]; i++)
+        if (stage_phase_over(going[i], strlen(going[i]))) fail_msg("%s", going[i]);
+    struct seen s = look("OutOfMemoryError: CUDA out of memory with 24GB\n\n"
+                         "[turn 4 by someone, continued]\n```shell\n"
+                         "2024-09-17 16:15:06,545 - video_to_video.modules.unet_v2v_parallel - INFO - complete f: 31\n"
+                         "2024-09-17 16:15:17,860 - video_to_video - INFO - sampling, finished.\n"
+                         "2024-09-17 16:15:17,935 - video_to_video - INFO - sampling, finished.\n"
+                         "2024-09-17 16:15:17,937 - video_to_video - INFO - sampling, finished.\n```\n\n"
+                         "maintainer · comment · 2024-09-17\n"
+                         "It is because of VAE decoding.\n");
+    assert_true(s.gpu_oom);
+    assert_string_equal(s.stage, "unknown");
+    /* guard: a sampling line still under way names generation */
+    s = look("2024-09-17 16:15:17,860 - video_to_video - INFO - sampling step 3\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+    assert_string_equal(s.stage, "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +284,8 @@ int main(void)
         cmocka_unit_test(test_model_moved_to_device),
         cmocka_unit_test(test_verb_opens_failed_clause),
         cmocka_unit_test(test_phase_after_time_word),
+        cmocka_unit_test(test_cudnn_unsupported),
+        cmocka_unit_test(test_phase_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
