@@ -1013,6 +1013,8 @@ static bool paddle_class_head(struct scan *s, const struct view *v, const char *
 }
 
 /* Walk up from the message: the traceback it ends, then a few log lines. */
+static bool other_post(const struct view *v, size_t a, size_t b);
+
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
 {
@@ -1029,6 +1031,11 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
+        /* a thread's post header right above: the message is a reply's
+         * (a quote of "MPS backend out of memory..." under "LeF0URBE ·
+         * comment"), the lines above it another person's words ("the
+         * images I am generating", heldout55 h55-34). (open55) */
+        if (other_post(v, a, b)) break;
         /* the JVM prints a stack under its own exception: frames
          * above this message are another exception's (the wrapper above a
          * "Caused by:"), and the lines above them older still */

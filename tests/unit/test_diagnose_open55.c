@@ -279,6 +279,32 @@ static void test_phase_over(void **state)
     assert_string_equal(s.stage, "generate");
 }
 
+/* A message right under a thread's post header is the reply's: the lines
+ * above the header are another person's words, no context of it. A
+ * reply quoting "MPS backend out of memory..." under "LeF0URBE · comment"
+ * took generate from the reporter's "the images I am generating are being
+ * made simultaneously ..." above the header (heldout55 h55-34). */
+static void test_reply_message_context(void **state)
+{
+    (void)state;
+    struct seen s = look("On MAC : MPS Backend out of Memory problem\n\n"
+                         "Hi ! I have this problem when trying to render an image.\n"
+                         "By the way, the images I am generating are being made simultaneously on a Mac mini "
+                         "and with a PC.\n\n"
+                         "helper · comment · 2024-12-16\n"
+                         "i never used a MAC but to me reading \"MPS backend out of memory...\" is the same as "
+                         "reading \"CUDA out of memory ...\".\n");
+    assert_true(s.gpu_oom);
+    assert_string_equal(s.stage, "unknown");
+    /* guard: the header right under the title is the report's own post;
+     * the tool's lines under it still name the stage */
+    s = look("OOM when loading\n\n"
+             "reporter · comment · 2024-12-16\n"
+             "Loading checkpoint shards: 50%|#####     | 1/2\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+    assert_string_equal(s.stage, "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_phase_after_time_word),
         cmocka_unit_test(test_cudnn_unsupported),
         cmocka_unit_test(test_phase_over),
+        cmocka_unit_test(test_reply_message_context),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
