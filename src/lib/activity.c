@@ -303,6 +303,10 @@ enum oom_stage activity_tail(const char *text, size_t len, struct activity_readi
         /* a trainer's training line (stage_training_line): the
          * activities above it are over, training was what ran */
         if (st == OOM_STAGE_UNKNOWN && stage_training_line(p, n)) break;
+        /* a phase the tool says is over ("sampling, finished.",
+         * stage_phase_over): what failed came after it; its own lines
+         * are no activity of the failure (heldout55 h55-76). (open55) */
+        if (stage_phase_over(p, n)) break;
         /* a load line above a bare running bar is not what
          * the bar counts (stage_past_bare_bar: an inference app's sampler,
          * else no stage): a trainer's step bar under its loading lines */

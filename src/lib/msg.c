@@ -83,6 +83,13 @@ static const struct msg_clause clauses_pt_new[] = {
      * words after the figure show it whole; no other clause of this form
      * says "is reserv". */
     {"%s is reserv", MSG_F_RESERVED_UNALLOC},
+    /* the allocated clause cut before its own words: "Of the allocated
+     * memory 23.06 GiB is a" (hpcaitech/Open-Sora#847 = heldout55 h55-64,
+     * the thread's stored excerpt ending there). The caching allocator
+     * writes "Of the allocated memory " then the allocated figure (pytorch/
+     * pytorch:c10/cuda/CUDACachingAllocator.cpp, the OOM message since
+     * 2.1): the words before the figure name it whole. (open55) */
+    {"Of the allocated memory %s", MSG_F_ALLOCATED},
     {NULL, 0},
 };
 
@@ -3808,6 +3815,33 @@ static const struct msg_rule rules[] = {
      * scaled_loss.backward()), by CNTK as "cuDNN failure 8:
      * CUDNN_STATUS_EXECUTION_FAILED". A kernel fault, as a launch failure
      * is, not an allocation that failed. */
+    /* cuDNN refusing the call it was given: CUDNN_STATUS_NOT_SUPPORTED
+     * (9, "the functionality requested is not presently supported") and
+     * CUDNN_STATUS_BAD_PARAM (3, "an incorrect value or parameter was
+     * passed"; NVIDIA's cuDNN API reference), as onnxruntime's CUDA provider
+     * logs them, "CudaCall] CUDNN failure 9: CUDNN_STATUS_NOT_SUPPORTED ;
+     * GPU=0 ; ... expr=cudnnSetTensorNdDescriptor(...)" above "Non-zero
+     * status code returned while running Conv node" (microsoft/onnxruntime
+     * #15715 = heldout55 h55-37: a VAE decoder's batch of 32 past a tensor
+     * descriptor's limit; #8024 and #1606, "CUDNN failure 3:
+     * CUDNN_STATUS_BAD_PARAM"), and Paddle's "CUDNN error(9),
+     * CUDNN_STATUS_NOT_SUPPORTED" (PaddlePaddle/PaddleSpeech#3191): a shape
+     * or a setting cuDNN does not take, no allocation that failed. Only
+     * the library's failure wordings, not cudnn-frontend's "Warning:
+     * CUDNN_STATUS_NOT_SUPPORTED; Reason: ..." as it drops one engine, nor
+     * PyTorch's "Plan failed with a cudnnException" warning (it falls back
+     * to another plan). (open55) */
+    {.kind = "cudnn-unsupported",
+     .framework = "cuda",
+     .any = {"CUDNN failure 9: CUDNN_STATUS_NOT_SUPPORTED", "CUDNN failure 3: CUDNN_STATUS_BAD_PARAM",
+             "CUDNN error(9), CUDNN_STATUS_NOT_SUPPORTED", "CUDNN error(3), CUDNN_STATUS_BAD_PARAM"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "cudnn-execution-failed",
      .framework = "cuda",
      .oom_symptom = true,

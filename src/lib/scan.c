@@ -1083,6 +1083,8 @@ static bool paddle_class_head(struct scan *s, const struct view *v, const char *
 }
 
 /* Walk up from the message: the traceback it ends, then a few log lines. */
+static bool other_post(const struct view *v, size_t a, size_t b);
+
 static void walk_back(struct scan *s, const struct view *v, size_t ls,
                       const struct msg_prefix *src, struct evidence *e)
 {
@@ -1099,6 +1101,11 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
+        /* a thread's post header right above: the message is a reply's
+         * (a quote of "MPS backend out of memory..." under "LeF0URBE ·
+         * comment"), the lines above it another person's words ("the
+         * images I am generating", heldout55 h55-34). (open55) */
+        if (other_post(v, a, b)) break;
         /* the JVM prints a stack under its own exception: frames
          * above this message are another exception's (the wrapper above a
          * "Caused by:"), and the lines above them older still */
@@ -1243,6 +1250,9 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         }
         /* a trainer's training line: what is above it is over */
         if (stage_training_line(c.body, c.n)) break;
+        /* ... as it is above a phase the tool says is over ("eval
+         * completed in 0.30s", stage_phase_over) */
+        if (stage_phase_over(c.body, c.n)) break;
         /* a load line above a bare running bar tells what
          * loaded before the loop, not the loop (stage_past_bare_bar) */
         if (e->context == OOM_STAGE_UNKNOWN) {
@@ -1779,10 +1789,19 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
             counted++; /* code, or the error's own words: no narration */
             continue;
         }
+        if (stage_phase_over(c.body, c.n)) break;
         bool done = false;
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
         /* else the place a logger tags the line with */
         if (st == OOM_STAGE_UNKNOWN && !done) st = stage_log_tag(c.body, c.n);
+        /* the tool's own failure line right above the message
+         * ("Failed to move model to device" over the async allocator's
+         * "Allocation on device 0 would exceed allowed memory", h55-74);
+         * not a paste's first line, an issue's title ("[LLamaSharp.Backend.
+         * Cuda12 v0.10.0] Unable to load the model onto multiple GPUs" over
+         * prose, heldout19 h19-34: what the writer tells, no log line) */
+        if (st == OOM_STAGE_UNKNOWN && !done && !counted && !(v->base == 0 && a == 0))
+            st = stage_failure_line(c.body, c.n);
         /* a load line read past a bare running bar */
         if (stage_past_bare_bar(bare_bar, c.body, c.n, &st))
             break;
@@ -2439,6 +2458,22 @@ static void event_from(struct scan *s, const struct msg_rule *r, const struct ms
     }
 }
 
+/* The line opens with a capitalised word and a blank ("If you encounter
+ * CUDA out of memory, try to set --tile with a smaller number.", Real-
+ * ESRGAN's standing hint under its "Error ..." line, xinntao/Real-ESRGAN
+ * #319 = heldout55 h55-09, #101, #314): a sentence of its own, not the rest
+ * of a word a wrap cut ("ed: out of memory", "oryError"). Glued to the line
+ * above without a blank ("'Half'If you", "assignmentIf you") its words
+ * lose the condition that takes the OOM back. (open55) */
+static bool next_starts_sentence(const char *t, size_t n)
+{
+    size_t i = 0;
+    if (n < 3 || !isupper((unsigned char)t[0])) return false;
+    for (i = 1; i < n && islower((unsigned char)t[i]); i++)
+        ;
+    return i >= 2 && i < n && t[i] == ' ';
+}
+
 /* A message a terminal hard-wrapped inside a word ("...pooled_storage_
  * manager.h:107: cudaMalloc fail" / "ed: out of memory"): the anchor's line
  * is no message alone, but glued to the line before it (no message alone
@@ -2464,7 +2499,9 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
      * (most recent call last):"). Glued, they must be a more specific rule
      * (earlier in the table): a word the wrap cut is whole again. */
     const struct msg_rule *side = NULL;
+    bool sentence = next_starts_sentence(s->ctx + px.body, bn);
     for (size_t gap = 0; gap < 3; gap++) { /* then "fail"+"ed", "failed:"+" out" */
+        if (gap == 1 && sentence) continue;
         size_t k = n;
         if (gap != 1) s->line[k++] = gap ? ' ' : '\n';
         memcpy(s->line + k, s->ctx + px.body, bn);
@@ -3676,8 +3713,9 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
 #define TAIL_LINES 12
 #define REPLY_LINES 64 /* tail_stage: how far up from the end a reply's header is looked for */
 
-static enum oom_stage tail_walk(struct scan *s, const struct view *v)
+static enum oom_stage tail_walk(struct scan *s, const struct view *v, bool *over)
 {
+    *over = false;
     size_t a = v->len, b = v->len, from = v->len;
     size_t stop = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
     for (int i = 0; i < TAIL_LINES && prev_line(v, &a, &b) && a > stop; i++) {
@@ -3725,6 +3763,12 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
             counted++;
             continue;
         }
+        /* a phase the tool says is over ("sampling, finished."): what
+         * failed came after it (stage_phase_over) */
+        if (stage_phase_over(c.body, c.n)) {
+            *over = true;
+            break;
+        }
         enum oom_stage st = stage_harness_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_phase_line(c.body, c.n);
         if (st == OOM_STAGE_UNKNOWN) st = stage_log_tag(c.body, c.n);
@@ -3757,11 +3801,14 @@ static enum oom_stage tail_walk(struct scan *s, const struct view *v)
 static void tail_stage(struct scan *s, const struct view *v)
 {
     if (!s->tail_from || s->last_end != s->tail_from || !v->len) return;
-    enum oom_stage st = tail_walk(s, v);
+    bool over;
+    enum oom_stage st = tail_walk(s, v, &over);
     /* no phase line near the end: the paste's last log lines
      * as weighted evidence (activity.c: vLLM's "GPU KV cache size", a
-     * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation") */
-    if (st == OOM_STAGE_UNKNOWN) {
+     * DeepSpeed "ZeRO stage 3 optimizer" being created, "Running validation");
+     * not past a phase the tool says is over, whose own lines would weigh
+     * for it ("sampling, finished." four times, h55-76) */
+    if (st == OOM_STAGE_UNKNOWN && !over) {
         size_t from = s->tail_from - 1 > v->base ? (size_t)(s->tail_from - 1 - v->base) : 0;
         /* not past the thread's next post: a reply at the paste's end
          * ("Hi, we use A100 (80 gb) for training/evaluating our model" under

@@ -3634,6 +3634,35 @@ static bool python_import_line(const char *t, size_t n)
     return n - i > 8 && !memcmp(t + i, " import ", 8);
 }
 
+/* the word that ends right before text[i] (past blanks) is w, any case */
+static bool word_before_is(const char *text, size_t i, const char *w)
+{
+    size_t e = i;
+    while (e > 0 && text[e - 1] == ' ') e--;
+    size_t m = strlen(w);
+    if (e == i || e < m || strncasecmp(text + e - m, w, m)) return false;
+    return e == m || !isalpha((unsigned char)text[e - m - 1]);
+}
+
+/* every place the cue's word occurs follows "before": an action still to
+ * come, not the one under way ("I tried adding this code to preload the
+ * models before generating audio", suno-ai/bark = heldout55 h55-67). Not
+ * "after": what follows an action belongs to its phase often enough
+ * (TensorRT-LLM's "Memory used after loading model weights ... in memory
+ * usage profiling" is start-up, test_diagnose_phaseserve). (open55) */
+static bool cue_after_time_word(const char *text, size_t len, const struct stage_word *cue)
+{
+    size_t k = strlen(cue->word);
+    bool any = false;
+    for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
+         p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k)) {
+        size_t i = (size_t)(p - text);
+        if (!word_before_is(text, i, "before")) return false;
+        any = true;
+    }
+    return any;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
@@ -3661,7 +3690,8 @@ enum oom_stage stage_context_line(const char *text, size_t len)
     size_t from = logging_message_at(text, len);
     for (size_t i = 0; i < sizeof context_words / sizeof context_words[0]; i++)
         if (has_cue(text + from, len - from, &context_words[i]) &&
-            !cue_inside_name(text + from, len - from, &context_words[i]))
+            !cue_inside_name(text + from, len - from, &context_words[i]) &&
+            !cue_after_time_word(text + from, len - from, &context_words[i]))
             return context_words[i].stage;
     /* not the command that launched the program ("python inference.py
      * --prompt ...", "torchrun generate.py"): a script's name says what
@@ -3976,6 +4006,16 @@ static const struct {
      * ("Quantizing layer 3/32") runs forward passes */
     {"quantizing model", OOM_STAGE_LOAD}, {"quantizing weights", OOM_STAGE_LOAD},
     {"quantizing the model", OOM_STAGE_LOAD},
+    /* a model placed on its device as it is made ready: "Moving model to
+     * cuda", "Moving model to GPU...", a node's "Failed to move model to
+     * device" (kijai/ComfyUI-SUPIR = heldout55 h55-74; scripts' prints
+     * around model.to(device), find_string "Moving model to" / "Failed to
+     * move model to device"). Only with the model as object: moving an
+     * average, a tensor or a batch is no load, nor is Forge's and
+     * Fooocus's "Moving model(s) has taken 0.62 seconds" (the time a move
+     * that is over took; has_cue). (open55) */
+    {"moving model to", OOM_STAGE_LOAD}, {"moving the model to", OOM_STAGE_LOAD},
+    {"move model to", OOM_STAGE_LOAD}, {"move the model to", OOM_STAGE_LOAD},
     {"preprocess", OOM_STAGE_DATA}, {"tokeniz", OOM_STAGE_DATA}, {"data ", OOM_STAGE_DATA},
     {"eval", OOM_STAGE_EVAL}, {"validat", OOM_STAGE_EVAL},
     {"generat", OOM_STAGE_GENERATE}, {"sampl", OOM_STAGE_GENERATE}, {"decod", OOM_STAGE_GENERATE},
@@ -4608,12 +4648,104 @@ enum oom_stage stage_intro_line(const char *text, size_t len)
             continue;
         }
         /* the first action word decides: "the following error during
-         * running val.py with your testing dataset:" names none */
+         * running val.py with your testing dataset:" names none; one
+         * after "before" names an action still to come ("I tried adding
+         * this code to preload the models before generating audio:" over
+         * the user's code, suno-ai/bark = heldout55 h55-67). (open55) */
+        if (word_before_is(text, i, "before")) return OOM_STAGE_UNKNOWN;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
             size_t m = strlen(verb_parts[k].part);
             if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
         }
         return OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* The clause that ends at p (" failed") opens, after the last ": " or "] "
+ * before it (or the text's start), with a verb of the table in its bare
+ * form or gerund ("Load", "Save", "Loading") and an object after it, in
+ * one sentence: the verb's stage; unknown otherwise ("then generate failed"
+ * has no object; "the model failed" opens with no verb). (open55) */
+static enum oom_stage clause_verb(const char *text, const char *p)
+{
+    const char *cs = p;
+    while (cs > text && !((cs[-1] == ' ' || cs[-1] == '\t') && cs - 1 > text && (cs[-2] == ':' || cs[-2] == ']')))
+        cs--;
+    while (cs < p && (*cs == ' ' || *cs == '*')) cs++;
+    const char *we = cs;
+    while (we < p && isalpha((unsigned char)*we)) we++;
+    if (we == cs || we >= p || *we != ' ' || memmem(cs, (size_t)(p - cs), ". ", 2)) return OOM_STAGE_UNKNOWN;
+    size_t wn = (size_t)(we - cs);
+    for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
+        const char *part = verb_parts[v].part;
+        size_t vm = strlen(part);
+        if (strchr(part, ' ') || vm > wn || strncasecmp(cs, part, vm)) continue;
+        const char *tail = cs + vm;
+        size_t tn = wn - vm;
+        if (tn == 0 || (tn == 1 && (*tail == 'e' || *tail == 'E')) || (tn == 3 && !strncasecmp(tail, "ing", 3)))
+            return verb_parts[v].stage;
+        return OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
+/* A phase line that says the phase is over: the message names an action of
+ * the verb table and ends in a completion word ("eval completed in 0.30s"
+ * before the checkpoint write that failed, heldout52 h52-50; "Evaluation
+ * done."): what failed came after it. Not a count of items ("3/5
+ * completed": the next goes on), nor generation: a sampler's end is
+ * followed by its decode, still generation (the labels' convention for a
+ * finished sampling bar, heldout33 h33-40; VEnhancer's "sampling,
+ * finished." over a VAE-decode OOM, heldout55 h55-76, whose label says
+ * unknown as the decode is a maintainer's inference). (open55) */
+bool stage_phase_over(const char *text, size_t len)
+{
+    static const char *const over[] = {"finished", "done", "completed", "complete", "ended"};
+    if (len > VERB_LINE_MAX) return false;
+    size_t from = logging_message_at(text, len);
+    size_t i = from ? from : skip_log_prefix(text, len);
+    size_t e = len;
+    while (e > i && strchr(" \t\r.!", text[e - 1])) e--;
+    /* a duration after the word: "... done in 3.2s" */
+    for (size_t k = e; k > i + 4; k--)
+        if (!strncmp(text + k - 4, " in ", 4) && isdigit((unsigned char)text[k])) {
+            e = k - 4;
+            break;
+        }
+    size_t w = e;
+    while (w > i && isalpha((unsigned char)text[w - 1])) w--;
+    bool word = false;
+    for (size_t k = 0; k < sizeof over / sizeof over[0] && !word; k++)
+        word = strlen(over[k]) == e - w && !strncasecmp(text + w, over[k], e - w);
+    if (!word || w == i) return false;
+    for (size_t k = i; k < w; k++)
+        if (text[k] == '/' && k > i && isdigit((unsigned char)text[k - 1])) return false;
+    /* an action of the verb table at a word's start before it */
+    for (size_t k = i; k < w; k++) {
+        if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
+        for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
+            size_t vm = strlen(verb_parts[v].part);
+            if (vm <= w - k && !strncasecmp(text + k, verb_parts[v].part, vm))
+                return verb_parts[v].stage != OOM_STAGE_GENERATE;
+        }
+    }
+    return false;
+}
+
+/* a tool's own line that opens with its failure ("Failed to move model to
+ * device", "ERROR: Could not load model ...") right above the message it
+ * printed for: the action it names (stage_failed_action); unknown for any
+ * other line. (open55) */
+enum oom_stage stage_failure_line(const char *text, size_t len)
+{
+    static const char *const opens[] = {"failed to ", "could not ", "couldn't ", "unable to "};
+    if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
+    size_t i = skip_log_prefix(text, len);
+    while (i < len && (text[i] == ' ' || text[i] == '*')) i++;
+    for (size_t k = 0; k < sizeof opens / sizeof opens[0]; k++) {
+        size_t m = strlen(opens[k]);
+        if (len - i > m && !strncasecmp(text + i, opens[k], m)) return stage_failed_action(text + i, len - i);
     }
     return OOM_STAGE_UNKNOWN;
 }
@@ -4653,6 +4785,14 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
         const char *after = p + fm;
         if (after < text + len && ident(*after)) continue;
         if ((size_t)(text + len - after) >= 3 && !strncasecmp(after, " to", 3)) continue;
+        /* the clause that fails opens with its verb, the object after it:
+         * onnxruntime's "[ONNXRuntimeError] : 1 : FAIL : Load model from
+         * X.onnx failed:std::bad_alloc" (C0untFloyd/roop-unleashed#215 =
+         * heldout55 h55-49; "failed:bad allocation" in RVC-Boss/GPT-SoVITS
+         * #2105 and neavo/KeywordGacha#85, each under InferenceSession's
+         * constructor) */
+        enum oom_stage opened = clause_verb(text, p);
+        if (opened != OOM_STAGE_UNKNOWN) return opened;
         const char *w = p;
         while (w > text && ident(w[-1])) w--;
         if (w == p) continue;

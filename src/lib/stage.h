@@ -201,6 +201,12 @@ bool stage_other_script(const char *text, size_t len);
  * ends a walk up from the failure (stage_verb_line says done). */
 bool stage_training_line(const char *text, size_t len);
 
+/* a tool's phase line that says the phase is over ("sampling, finished.",
+ * "Evaluation done in 3.2s"): an action of the verb table, then a
+ * completion word ending the message; no item count. What failed came
+ * after it: a walk up from the failure stops there. */
+bool stage_phase_over(const char *text, size_t len);
+
 /* the stage a phase announcement names: the first word of the
  * message after the logger's prefixes is a gerund of the verb table
  * ("Loading model modules ━━ 1/163", "[NeMo I … :343] Extracting embeddings",
@@ -240,6 +246,10 @@ enum oom_stage stage_intro_line(const char *text, size_t len);
  * a title or a sentence above ("inference error during predict_on_batch")
  * tells no stage the paste shows. */
 enum oom_stage stage_failed_action(const char *text, size_t len);
+/* a tool's line that opens with its failure ("Failed to move model to
+ * device") above the message it printed for: stage_failed_action of it;
+ * unknown for a line that does not open so. */
+enum oom_stage stage_failure_line(const char *text, size_t len);
 
 /* the text a message line holds before its error words ends
  * in "ERROR [patch type] <parameter key>.weight|.bias ": ComfyUI's and

@@ -91,15 +91,21 @@ static void test_cut_after_free_value(void **state)
     assert_int_equal(e.bytes.capacity, 84975927951LL);
     assert_int_equal(e.bytes.free, 4069481513LL);
     /* guards: cut right after the value (the unit may be cut too); a clause
-     * with no words before its value ("... 5.90 GiB is" may be allocated or
-     * reserved) */
+     * with no words before its value ("and 1.20 GiB is" may be reserved or
+     * more). "Of the allocated memory X" names its figure whole: the
+     * allocator writes the allocated figure right after those words in every
+     * form (pytorch/pytorch:c10/cuda/CUDACachingAllocator.cpp; open55) */
     e = primary("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.93 GiB. GPU 0 has a total "
                 "capacity of 79.14 GiB of which 3.79 GiB");
     assert_true(e.bytes.free < 0);
     e = primary("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total "
                 "capacity of 23.65 GiB of which 1.06 MiB is free. Of the allocated memory 22.10 GiB is");
     assert_int_equal(e.bytes.free, 1111491LL);
-    assert_true(e.bytes.allocated < 0);
+    assert_int_equal(e.bytes.allocated, 23729694310LL);
+    assert_true(e.bytes.reserved_unallocated < 0);
+    e = primary("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total "
+                "capacity of 23.65 GiB of which 1.06 MiB is free. Of the allocated memory 22.10 GiB is "
+                "allocated by PyTorch, and 1.20 GiB is");
     assert_true(e.bytes.reserved_unallocated < 0);
 }
 
