@@ -83,6 +83,12 @@ static int parse_choice(const struct opt_spec *o, const char *val, void *dst, si
         memcpy(dst, &v, sizeof v);
         return 0;
     }
+    if (!strcmp(o->name, "arch")) {
+        /* its metavar names no value, unlike the other choices' */
+        char names[384];
+        est_family_arch_names(names, sizeof names);
+        return oomlab_err_set(err, "--arch: unknown family '%s' (one of: %s)", val, names);
+    }
     return oomlab_err_set(err, "--%s: unknown value '%s'", o->name, val);
 }
 

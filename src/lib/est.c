@@ -702,6 +702,17 @@ int est_family_parse(const char *s)
     return -1;
 }
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
+void est_family_arch_names(char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n) buf[0] = 0;
+    for (int i = 0; i < EST_FAM__COUNT; i++) {
+        if (fams[i].config_keys) continue;
+        int w = snprintf(buf + len, n - len, "%s%s", len ? ", " : "", fams[i].name);
+        if (w < 0 || (size_t)w >= n - len) return;
+        len += (size_t)w;
+    }
+}
 const char *est_family_limits(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].limits : NULL; }
 
 const char *est_limits(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)

@@ -546,6 +546,10 @@ double est_lora_dropout(const struct est_workload *wl);
 /* Names <-> enums for options and JSON; -1 when unknown. */
 int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);
+/* "gpt2, gpt_neox, ..." into buf: the families --arch builds from explicit
+ * dimensions, in table order (those whose shared experts or latent
+ * attention come from a config.json only are left out). */
+void est_family_arch_names(char *buf, size_t n);
 /* What the estimate leaves out for the family (a sentence), or NULL. */
 const char *est_family_limits(enum est_family f);
 /* What the estimate leaves out for this model and workload: the family's
