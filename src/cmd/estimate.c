@@ -83,6 +83,12 @@ static int parse_choice(const struct opt_spec *o, const char *val, void *dst, si
         memcpy(dst, &v, sizeof v);
         return 0;
     }
+    if (!strcmp(o->name, "arch")) {
+        /* its metavar names no value, unlike the other choices' */
+        char names[384];
+        est_family_arch_names(names, sizeof names);
+        return oomlab_err_set(err, "--arch: unknown family '%s' (one of: %s)", val, names);
+    }
     return oomlab_err_set(err, "--%s: unknown value '%s'", o->name, val);
 }
 
@@ -587,6 +593,19 @@ static void use_fp8_config(struct opts *o, const struct hfconfig_quant *q)
                 NAME, o->model_arg, q->fp8_unplaced, q->fp8_unplaced > 1 ? "s" : "", q->fp8_unplaced_first);
 }
 
+/* The config's own refusal ("FILE: model_type \"X\" is not modelled: WHY;
+ * pass --arch ..."), without the file and the advice --arch has followed,
+ * for the limits line: a config estimated as another family says what that
+ * family leaves out (Qwen2.5-VL's vision tower read as qwen2). */
+static void keep_refusal(struct est_model *m, const char *msg)
+{
+    const char *from = strstr(msg, "model_type ");
+    const char *to = from ? strstr(from, "; pass --arch") : NULL;
+    if (!from) return;
+    size_t n = to ? (size_t)(to - from) : strlen(from);
+    snprintf(m->read_as, sizeof m->read_as, "%.*s", (int)n, from);
+}
+
 static int get_model(const struct opts *o, struct est_model *m, struct hfconfig_quant *q, struct oomlab_err *err)
 {
     bool from_arch = false; /* the family comes from --arch alone: its defaults apply */
@@ -595,6 +614,7 @@ static int get_model(const struct opts *o, struct est_model *m, struct hfconfig_
         /* an unknown model_type is usable with --arch: the family's defaults
          * apply, as for explicit dimensions (tie_word_embeddings is not read) */
         if (modelsrc_load(o->model_arg, "", o->arch >= 0, m, &from_arch, q, err)) return -1;
+        if (from_arch) keep_refusal(m, err->msg);
     } else if (o->arch < 0) {
         return oomlab_err_set(err, "no MODEL: give a config.json, a preset (--list-models) or "
                                    "--arch with the dimensions");
@@ -905,7 +925,7 @@ static void print_verdict(const struct opts *o, const struct est_model *m, const
         printf(" needed, %s on the card)\n", units_format_bytes(r->capacity_bytes, a, sizeof a));
     }
     print_checked(&o->wl);
-    char lim[640];
+    char lim[1024];
     if (est_limits(m, &o->wl, lim, sizeof lim)) printf("limits     %s\n", lim);
     if (r->fits >= 0 && o->wl.mode != EST_MODE_LOAD) {
         long long at = gen_prompt(&o->wl) ? gen_prompt(&o->wl) : o->wl.seq;
@@ -1124,7 +1144,7 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "max_seq");
     if (f->max_seq < 0) json_null(&j); else json_int(&j, f->max_seq);
     json_key(&j, "limits");
-    char lim[640];
+    char lim[1024];
     json_str(&j, est_limits(m, &o->wl, lim, sizeof lim)); /* NULL -> null */
     const struct est_checked *chk = est_checked_for(est_kind_of(&o->wl));
     json_key(&j, "checked"); json_obj_begin(&j);

@@ -126,7 +126,7 @@ static const struct opt_spec specs[] = {
      .help = "oldest torch the code runs on; 2 or later turns\n"
              "zero-grad-not-none off (default: what\n"
              "requirements*.txt, pyproject.toml, setup.cfg,\n"
-             "environment.yml say, else on)"},
+             "setup.py, environment.yml say, else on)"},
     {.name = "ignore", .metavar = "RULE,...", .parse = parse_ignore, AT(disabled), .help = "skip these rules"},
     {.name = "stdin-filename", .metavar = "NAME", .parse = opt_string, AT(stdin_name),
      .help = "name (and language, by suffix) for '-'"},
@@ -258,7 +258,7 @@ static void emit(struct lint_cli *c, const char *path, const struct lint_finding
 /* The files beside the code that say which torch it runs on. */
 static int is_req_file(const char *name)
 {
-    static const char *const names[] = {"pyproject.toml", "setup.cfg", "environment.yml",
+    static const char *const names[] = {"pyproject.toml", "setup.cfg", "setup.py", "environment.yml",
                                         "environment.yaml"};
     size_t n = strlen(name);
     if (n > 16 && !strncmp(name, "requirements", 12) && !strcmp(name + n - 4, ".txt")) return 1;

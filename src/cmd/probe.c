@@ -55,7 +55,7 @@ static const char usage_tail[] =
     "torchrun exit 0 only when every rank finished, so a trial passes only then.\n"
     "A GPU other processes hold memory on is not probed without --allow-busy.\n"
     "Exit: 0 found, 1 nothing fits, 2 usage, 3 stopped by a non-OOM failure\n"
-    "(or a busy GPU), 130 interrupted.\n";
+    "(or a busy GPU), 128+N interrupted by signal N (130 Ctrl-C, 143 SIGTERM).\n";
 
 struct probe_cli {
     const char *param;
@@ -87,6 +87,9 @@ struct trial_ctx {
 };
 
 static volatile sig_atomic_t stop_requested;
+/* The signal that stopped the probe (between trials: ours; during one: the
+ * one the run engine forwarded to the trial), for the exit code 128+N. */
+static int interrupt_signal;
 
 static void on_signal(int sig)
 {
@@ -339,6 +342,7 @@ static enum probe_outcome judge(struct trial_ctx *c, const struct runexec_result
         .oom_bytes = oom_figures(c, rr, &rep)};
     snprintf(t->run_id, sizeof t->run_id, "%s", rr->id);
     t->exit_code = rr->exit_code;
+    if (rr->interrupted && rr->forwarded_signal > 0 && !interrupt_signal) interrupt_signal = rr->forwarded_signal;
     enum probe_outcome out = probe_classify(&ev, t->diagnosis, sizeof t->diagnosis);
     t->peak = probe_trial_peak(&ev, out, &t->peak_lower_bound);
     if (out == PROBE_FITS && t->peak > 0) c->log_peaks = probe_peak_from_log(&ev);
@@ -394,6 +398,7 @@ static enum probe_outcome run_one(void *ctxp, long value, struct probe_trial *t)
     struct trial_ctx *c = ctxp;
     const struct probe_cli *cli = c->cli;
     if (stop_requested) {
+        if (!interrupt_signal) interrupt_signal = stop_requested;
         snprintf(t->diagnosis, sizeof t->diagnosis, "interrupted before the trial started");
         return PROBE_INTERRUPTED;
     }
@@ -839,6 +844,9 @@ static int exit_for(const struct probe_result *r)
         [PROBE_STOP_INTERRUPTED] = 128 + SIGINT,
         [PROBE_STOP_UNMEASURED] = EXIT_ERROR,
     };
+    /* as run and guard: 128+N for the signal N that stopped it (SIGTERM from
+     * a cancelled job is 143, not Ctrl-C's 130) */
+    if (r->stop == PROBE_STOP_INTERRUPTED && interrupt_signal > 0) return 128 + interrupt_signal;
     return codes[r->stop];
 }
 

@@ -95,6 +95,7 @@ struct run {
     struct pts sres, salloc, loss, tres, talloc;
     bool steps_from_hook;
     long loss_nonfinite; /* step lines whose loss is nan or inf */
+    struct steps_mem_trend trend; /* the log's per-step memory trend, as diagnose plans with it */
     char log_path[4096];
     char mem_note[700]; /* why the memory chart is empty, when it is */
     char log_note[700]; /* why the log could not be read; "" when it was */
@@ -108,6 +109,7 @@ struct run {
 
 struct pass_ctx {
     struct run *r;
+    struct steps_series series; /* for the memory trend only: released after the pass */
     long n, last_step;
     uint64_t offset;         /* of the next line in the log */
     bool offsets_bad;        /* a line over LOGSCAN_LINE_MAX: offsets unknown from there */
@@ -183,7 +185,10 @@ static int line_first_pass(const char *line, size_t len, void *ctx)
     uint64_t offset = p->offset;
     p->offset += len + 1;
     if (len >= LOGSCAN_LINE_MAX) p->offsets_bad = true; /* delivered as its tail */
-    if (steps_parse_line(line, len, &pt)) step_point(p, &pt, offset);
+    if (steps_parse_line(line, len, &pt)) {
+        step_point(p, &pt, offset);
+        if (steps_series_add(&p->series, &pt) < 0) return 0; /* out of memory: the trend reads less */
+    }
     p->ring_offset[p->n % RING] = offset;
     copy_line(p->ring[p->n++ % RING], line, len);
     return 0;
@@ -297,12 +302,15 @@ static void read_log(const char *dir, struct run *r)
     snprintf(r->log_path, sizeof r->log_path, "%s/logs/%s.log", dir, r->stem);
     uint64_t log_size = stat(r->log_path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
     p = (struct pass_ctx){.r = r, .last_step = -1};
+    steps_series_init(&p.series);
     idx.f = NULL;
     r->oom_t = NAN;
     choose_time_source(r, &p, &idx, log_size);
     struct logscan_opts lo = {.fn = line_first_pass, .ctx = &p};
     struct logscan_info info = {0};
     int rc = logscan_path_opts(r->log_path, &r->rep, &lo, &info, &err);
+    steps_memory_trend_of(&p.series, &r->trend);
+    steps_series_release(&p.series);
     if (rc == 0) check_time_source(r, &p, &info, log_size);
     logidx_file_close(&idx);
     if (rc < 0) { /* not "no OOM in this log": nothing of it was read */
@@ -635,7 +643,7 @@ static void oom_section(FILE *f, const struct run *r)
     /* the run's own values, as `oomlab diagnose ID` reads them from configs/ID.yaml */
     bool have_cfg = r->config && runcfg_parse(&cfg, r->config, r->config_len, "config", &err) == 0;
     verdict_compute(&r->rep, &v);
-    plan_build(&r->rep, &v, have_cfg ? &cfg : NULL, &plan);
+    plan_build_trend(&r->rep, &v, have_cfg ? &cfg : NULL, &r->trend, &plan);
     runcfg_release(&cfg);
     fputs("<h4>First fixes (oomlab diagnose)</h4><ol class=\"plan\">\n", f);
     for (size_t i = 0; i < plan.n && i < 3; i++) {

@@ -702,6 +702,17 @@ int est_family_parse(const char *s)
     return -1;
 }
 const char *est_family_name(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].name : "?"; }
+void est_family_arch_names(char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n) buf[0] = 0;
+    for (int i = 0; i < EST_FAM__COUNT; i++) {
+        if (fams[i].config_keys) continue;
+        int w = snprintf(buf + len, n - len, "%s%s", len ? ", " : "", fams[i].name);
+        if (w < 0 || (size_t)w >= n - len) return;
+        len += (size_t)w;
+    }
+}
 const char *est_family_limits(enum est_family f) { return f < EST_FAM__COUNT ? fams[f].limits : NULL; }
 
 const char *est_limits(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n)
@@ -711,8 +722,13 @@ const char *est_limits(const struct est_model *m, const struct est_workload *wl,
                           ? "fp8: no measured fp8 run checks the estimate, and the fp8 matmuls' temporaries "
                             "(each linear's input quantized to fp8 with its scales) are not counted"
                           : NULL;
-    if (!fam && !fp8) return NULL;
-    snprintf(buf, n, "%s%s%s", fam ? fam : "", fam && fp8 ? "; " : "", fp8 ? fp8 : "");
+    char as[sizeof m->read_as + 96] = "";
+    if (m->read_as[0])
+        snprintf(as, sizeof as, "read as --arch %s: %s; only what %s builds is counted", est_family_name(m->family),
+                 m->read_as, est_family_name(m->family));
+    if (!fam && !fp8 && !as[0]) return NULL;
+    snprintf(buf, n, "%s%s%s%s%s", as, as[0] && (fam || fp8) ? "; " : "", fam ? fam : "", fam && fp8 ? "; " : "",
+             fp8 ? fp8 : "");
     return buf;
 }
 bool est_family_tied_default(enum est_family f) { return f < EST_FAM__COUNT && fams[f].tied; }

@@ -30,6 +30,10 @@ enum est_family {
  * defaults (kv_heads = heads, head_dim = hidden / heads, ffn per family). */
 struct est_model {
     char name[64];
+    /* A config.json whose model_type oomlab does not model, estimated as
+     * --arch's family anyway: its own refusal ('model_type "qwen2_5_vl" is
+     * not modelled: a vision tower ...'), said in est_limits; "" none. */
+    char read_as[256];
     enum est_family family;
     int64_t layers;          /* encoder layers for T5 */
     int64_t decoder_layers;  /* T5 only; 0 elsewhere */
@@ -546,10 +550,15 @@ double est_lora_dropout(const struct est_workload *wl);
 /* Names <-> enums for options and JSON; -1 when unknown. */
 int est_family_parse(const char *s);
 const char *est_family_name(enum est_family f);
+/* "gpt2, gpt_neox, ..." into buf: the families --arch builds from explicit
+ * dimensions, in table order (those whose shared experts or latent
+ * attention come from a config.json only are left out). */
+void est_family_arch_names(char *buf, size_t n);
 /* What the estimate leaves out for the family (a sentence), or NULL. */
 const char *est_family_limits(enum est_family f);
-/* What the estimate leaves out for this model and workload: the family's
- * sentence, and under --quant fp8 what fp8 leaves out, into buf; NULL when
+/* What the estimate leaves out for this model and workload: a config read
+ * as another family (read_as), the family's sentence, and under --quant fp8
+ * what fp8 leaves out, into buf; NULL when
  * neither applies. */
 const char *est_limits(const struct est_model *m, const struct est_workload *wl, char *buf, size_t n);
 /* The family's HF default for tie_word_embeddings (gpt2, opt, gemma, falcon,

@@ -109,7 +109,7 @@ void lint_report_release(struct lint_report *r);
 int lint_comment_suppresses(const char *comment, size_t n, const char *rule_id);
 
 /* The oldest torch major version a requirements-like text allows
- * (requirements*.txt, pyproject.toml, setup.cfg, environment.yml): the
+ * (requirements*.txt, pyproject.toml, setup.cfg, setup.py, environment.yml): the
  * smallest lower bound of its `torch` / `pytorch` requirements (`>=2.1`,
  * `==1.13.1`, `~=2.0`, `^2.0`, conda's `=2.1`); 0 when it names no torch
  * with a lower bound. Pure text, in lintreq.c. */

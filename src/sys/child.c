@@ -394,6 +394,7 @@ struct pump {
     struct echo echo;
     char *buf;
     bool open;
+    bool echo_said; /* the echo's write error was said */
     /* the offset -> time index: entries gathered here, written 4 KiB at a time */
     struct logidx_writer idx;
     int64_t start;
@@ -447,6 +448,19 @@ static void log_failed(const struct pump *p)
     p->o->notice(msg, p->o->notice_ctx);
 }
 
+/* Said once, when it happens: `oomlab run ... > out.txt` on a disk that
+ * fills would otherwise leave out.txt cut short without a word. */
+static void echo_check(struct pump *p)
+{
+    char msg[300];
+    if (!p->echo.error || p->echo_said || !p->o->notice) return;
+    p->echo_said = true;
+    snprintf(msg, sizeof msg, "the command's output is no longer shown on %s: %s%s",
+             p->o->echo_stderr ? "stderr" : "stdout", strerror(p->echo.error),
+             p->o->log_fd >= 0 && !p->res->log_errno ? "; the log still gets all of it" : "");
+    p->o->notice(msg, p->o->notice_ctx);
+}
+
 /* Read what is there (a bounded burst, no more than the echo takes without
  * dropping) and pass it on. EIO is how a terminal says no writer is left. */
 static void pump_output(struct pump *p, int fd, int64_t now)
@@ -472,6 +486,7 @@ static void pump_output(struct pump *p, int fd, int64_t now)
             if (p->res->log_errno) log_failed(p);
         }
         echo_add(&p->echo, p->buf, (size_t)n, now);
+        echo_check(p);
         if ((size_t)n < want) return;
     }
 }
@@ -808,6 +823,9 @@ static void write_notes(const struct supervise *s, struct child_result *res)
         add_note(res, "output cut: the pipe was still held open by a process outside the group");
         say(s, "output cut: the command's pipe was still held open by a process outside its group");
     }
+    if (res->echo_errno)
+        add_note(res, "output no longer shown on %s: %s", s->o->echo_stderr ? "stderr" : "stdout",
+                 strerror(res->echo_errno));
     if (res->echo_dropped) {
         add_note(res, "%llu bytes not echoed (stdout was not being read)",
                  (unsigned long long)res->echo_dropped);
@@ -838,7 +856,10 @@ static int supervise_loop(struct supervise *s, struct pump *p, struct oomlab_err
             return -1;
         }
         now = now_ms();
-        if (n > 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) echo_flush(&p->echo, now);
+        if (n > 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+            echo_flush(&p->echo, now);
+            echo_check(p);
+        }
         if (n > 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) pump_output(p, s->c->out_fd, now);
     }
 }
@@ -866,7 +887,9 @@ int child_supervise(struct child *c, const struct child_opts *o, struct child_re
     if (!p.open) res->output_cut = false;
     finish(&s);
     echo_close(&p.echo);
+    echo_check(&p);
     res->echo_dropped = p.echo.dropped;
+    res->echo_errno = p.echo.error;
     write_notes(&s, res);
     free(p.buf);
     close(c->out_fd);

@@ -72,6 +72,7 @@ struct child_result {
     int leftover_signal;  /* the last signal they got from us: SIGTERM, SIGKILL; 0 none */
     bool output_cut;      /* we stopped reading while the pipe was still held open */
     uint64_t echo_dropped; /* bytes not echoed: our stdout was not being read */
+    int echo_errno;       /* the echo ended on this write error (ENOSPC...); 0 none */
     int index_errno;      /* the index could not be written (the log is unaffected), 0 fine */
     char note[256];       /* the above for the ledger's notes column ("" none) */
     bool stopped;         /* opts->stop asked for the command to end */

@@ -64,6 +64,7 @@ static ssize_t write_some(struct echo *e, const char *p, size_t n, int64_t now)
     while (w < 0 && errno == EINTR);
     if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !e->blocking) return 0;
     if (w <= 0) {
+        if (w < 0 && errno != EPIPE && errno != ECONNRESET) e->error = errno;
         echo_off(e);
         return -1;
     }

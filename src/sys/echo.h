@@ -8,7 +8,9 @@
  * without progress at most; then new output is dropped from the echo (never
  * from the log) and counted until the reader moves again. A regular file on
  * stdout is written plainly. A reader that leaves (EPIPE) ends the echo
- * quietly. A struct echo owns its buffer and fd: echo_close frees them. */
+ * quietly; any other failed write (a full disk behind `> out.txt`,
+ * /dev/full, EIO) ends it too and is kept in `error` for the caller to say.
+ * A struct echo owns its buffer and fd: echo_close frees them. */
 #ifndef OOMLAB_ECHO_H
 #define OOMLAB_ECHO_H
 
@@ -28,6 +30,7 @@ struct echo {
     size_t off, len;
     int64_t stalled_since; /* ms (monotonic) since the buffer is full without progress; 0 not */
     uint64_t dropped;      /* bytes never echoed */
+    int error;             /* errno of the write that ended the echo; 0 none, or a reader that left (EPIPE) */
 };
 
 /* Echo to fd (1, or 2 for guard --json, whose stdout holds the JSON);

@@ -667,14 +667,16 @@ static void oom_peaks(const struct oom_bytes *b, struct runexec_result *res)
     res->oom_in_use = b->process_in_use;
 }
 
-/* The diagnose engine's first fix for this OOM, for the run summary. */
+/* The diagnose engine's first fix for this OOM, for the run summary: with
+ * the log's per-step memory trend (res->mem), as `oomlab diagnose ID` plans,
+ * so a clear growth puts the leak hunt first here too. */
 static void first_fix(const struct oom_report *rep, const struct runcfg *cfg,
                       struct runexec_result *res)
 {
     struct verdicts v;
     struct plan plan;
     verdict_compute(rep, &v);
-    plan_build(rep, &v, cfg, &plan);
+    plan_build_trend(rep, &v, cfg, &res->mem, &plan);
     if (plan.n) snprintf(res->first_fix, sizeof res->first_fix, "%s", plan.items[0].action);
 }
 
@@ -738,6 +740,7 @@ static void scan_log(const char *path, const struct runcfg *cfg, struct rankstat
     int rc = logscan_path_lines(path, &rep, steps_line, &sc, &e);
     rankstats_flush(rs); /* the lines still held, to their rank logs */
     rs->fn = NULL;
+    steps_summarise(&series, res); /* before first_fix: its plan reads the trend */
     if (rc == 0) {
         struct oom_report last;
         rankstats_finish(rs, &rep);
@@ -749,7 +752,6 @@ static void scan_log(const char *path, const struct runcfg *cfg, struct rankstat
         oom_report_release(&rep);
     }
     split_close(sp, rs);
-    steps_summarise(&series, res);
     steps_series_release(&series);
 }
 

@@ -151,6 +151,15 @@ check probe-interrupt test "$rc" = 130 -a -n "$(grep -E '^largest fit: batch=[0-
   -a -n "$(grep -E "^ *$hv +interrupted .*$hung\$" "$D/out")"
 why="runs.csv: $(tail -2 "$D/runs.csv" 2>/dev/null)"
 check probe-interrupt-ledger test -n "$(grep "^$hung," "$D/runs.csv" 2>/dev/null | grep -i interrupt)"
+# 7b. SIGTERM (a cancelled job, scancel): 128+15, as run and guard exit,
+# not Ctrl-C's 130.
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
+FT_MODE=hang FT_AT=8 "$OOMLAB" probe --dir "$D" -- "$T" --bs={batch} > "$D/out" 2> "$D/err" &
+pid=$!
+for _ in $(seq 100); do grep -q 'waiting for a peer' "$D"/logs/*.log 2>/dev/null && break; sleep 0.1; done
+kill -TERM $pid; wait $pid; rc=$?
+why="exit $rc; $(tail -2 "$D/out")"
+check probe-sigterm-143 test "$rc" = 143 -a -n "$(grep -E '^interrupted at batch=' "$D/out")"
 
 # 8. Every trial is a run: its log, and a ledger row tagged probe.
 probe FT_CAP=$((4096 + 50 * 100 + 25)) -- --max 256 -- "$T" --bs={batch}

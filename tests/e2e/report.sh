@@ -240,3 +240,11 @@ for b in 1 2 3 4 5 6 7 8; do "$OOMLAB" run -q -- "$SIM" --batch "$b" --seq 64 --
 browser wshot.err --window-size=1100,3000 --screenshot="$PWD/w.png" "file://$PWD/w.html" >/dev/null
 margin=$(/usr/bin/convert w.png -crop 40x3000+1058+0 +repage -colorspace Gray -format '%[fx:minima]' info: 2>/dev/null)
 check report.ledger-fits-page test "$margin" = 1
+# A run whose per-step peak climbs to its OOM: the report's first fix is
+# diagnose's first, the leak hunt (it planned without the trend and put
+# expandable_segments first).
+fresh leak
+"$OOMLAB" run -q --id leak -- "$SIM" --batch 48 --seq 1024 --growth-mb 300 --steps 60 >/dev/null 2>&1
+"$OOMLAB" report leak -o leak.html >/dev/null 2>err
+check report.leak-first-fix sh -c 'grep -A1 "First fixes" leak.html | tail -1 | grep -q "^<li><b>Hunt the leak before changing sizes"'
+check report.leak-first-fix-why grep -q 'the per-step peak grows before the OOM: peak reserved' leak.html

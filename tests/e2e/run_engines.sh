@@ -86,6 +86,11 @@ assert (r["peak_source"] == "oom") == (r["peak_lower_bound"] == "yes"), r'
   check run.walk-leak-in-ledger test "$(csv_field runs.csv run002 mem_trend),$(csv_field runs.csv run002 mem_steps)" = "growing,1-20"
   check run.walk-leak-in-table sh -c '"$0" table | grep -q "^run002: memory growing: "' "$OOMLAB"
   check run.walk-leak-in-compare sh -c '"$0" compare run001 run002 | grep -q "memory trend: none-shown -> growing ("' "$OOMLAB"
+  # a run whose per-step peak climbs until it OOMs: its summary's first fix
+  # is diagnose's first (the leak hunt), not the next one in the plan
+  "$OOMLAB" run -q --id leakoom -- "$SIM" --batch 48 --seq 1024 --growth-mb 300 --steps 60 2>leakoom.err
+  check run.leak-oom-first-fix grep -q '^oomlab run: leakoom: first fix: Hunt the leak before changing sizes' leakoom.err
+  check run.leak-oom-first-fix-is-diagnose-first sh -c '"$0" diagnose leakoom | grep -A1 "^Fix plan" | grep -q "1. Hunt the leak"' "$OOMLAB"
   check run.walk-env-recorded test "$(csv_field runs.csv run002 env)" = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
   check run.walk-env-in-compare sh -c '"$0" compare run001 run002 | grep -q "changed: env PYTORCH_CUDA_ALLOC_CONF (unset) -> expandable_segments:True"' "$OOMLAB"
   check run.walk-env-one-variable-warning sh -c '"$0" compare run001 run002 | grep -q "2 variables changed (the batch trade counts once)"' "$OOMLAB"

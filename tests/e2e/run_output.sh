@@ -22,6 +22,20 @@ check run.flood-echo-identical test "$got" = "$("$SIM" --flood $((64 << 20)) --f
 "$OOMLAB" run --id flood3 -- "$SIM" --flood $((16 << 20)) 2>/dev/null | head -c 100 >/dev/null
 check run.flood-epipe-log-complete test "$(stat -c %s logs/flood3.log)" -eq $((16 << 20))
 check run.flood-epipe-row test "$(csv_field runs.csv flood3 exit_status)" = 0
+# a stdout that cannot be written (a full disk behind `> out.txt`; /dev/full
+# here) is said at once and noted in the row, not dropped without a word;
+# the log still has every byte and the command's code is kept
+"$OOMLAB" run --id fullout -- sh -c 'echo hello; sleep 0.2; echo world' >/dev/full 2>err.txt; rc=$?
+check run.echo-full-exit0 test "$rc" -eq 0
+check run.echo-full-said grep -q "no longer shown on stdout: No space left on device; the log still gets all of it" err.txt
+case $(csv_field runs.csv fullout notes) in
+  *"output no longer shown on stdout: No space left on device"*) ok run.echo-full-noted ;;
+  *) bad run.echo-full-noted "notes: $(csv_field runs.csv fullout notes)" ;;
+esac
+check run.echo-full-log test "$(cat logs/fullout.log)" = "$(printf 'hello\nworld')"
+# a reader that leaves is not an error: nothing said
+"$OOMLAB" run --id epipe2 -- sh -c 'echo hello' 2>err.txt | head -c 0
+check run.echo-epipe-quiet sh -c "! grep -q 'no longer shown' err.txt"
 
 # --- a full disk ---
 fresh disk

@@ -503,6 +503,8 @@ static void test_torch_requirements(void **state)
         {"  - pytorch=1.12.1=py3.9_cuda11.6_cudnn8.3.2_0\n  - pytorch-cuda=11.6\n", 1},
         {"  - pytorch::pytorch>=2.1\n", 2},
         {"install_requires =\n    torch >= 2.0\n", 2},
+        {"    install_requires=[\n        \"numpy>=1.17\",\n        \"torch>=2.0.0\",\n    ],\n", 2}, /* setup.py */
+        {"import torch\nif torch_version >= 2:\n    pass\n", 0}, /* setup.py code, no requirement */
         {"--extra-index-url https://download.pytorch.org/whl/cu118\n", 0},
         {"torch @ https://download.pytorch.org/whl/cu118/torch-2.0.1%2Bcu118-cp310-linux_x86_64.whl\n", 0},
         {"pytorch=1.13\ntorch>=2.1\n", 1}, /* the oldest bound wins */
