@@ -3414,6 +3414,8 @@ static const struct msg_rule rules[] = {
       * RAM", NVIDIA's CUDA sysmem fallback on Windows, daswer123/xtts-finetune-webui#70
       * = h34-65: a remedy, not host memory running out) (diagstudy34) */
      .unless = {"VRAM", "vram", "Vram", "CUDA", "cuda", "Cuda"},
+     .not_after = {"to", "into", "onto"},
+     .end_not = ":",
      .word_start = true,
      .deny = true,
      .gpu_oom = LOOKALIKE,
@@ -4581,6 +4583,18 @@ static bool word_near(const char *const *set, size_t cap, const char *text, size
     return false;
 }
 
+/* The word right before text[at], apart only by blanks, is one of set[]
+ * (any case): a rule's not_after. */
+static bool word_before_in(const char *text, size_t at, const char *const *set, size_t cap)
+{
+    size_t i = at;
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) i--;
+    if (i == at) return false;
+    size_t we = i;
+    while (i > 0 && isalnum((unsigned char)text[i - 1])) i--;
+    return we > i && word_in_n(text + i, we - i, set, cap);
+}
+
 /* The device (and what ran short) named around the hit, for a rule with a
  * qualifier_span. */
 static bool qualified_near(const struct msg_rule *r, const char *text, size_t len, size_t at,
@@ -4594,7 +4608,7 @@ static bool qualified_near(const struct msg_rule *r, const char *text, size_t le
 
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    if (!r->qualifier[0] && !r->deny && !r->end_not && !r->supposed)
+    if (!r->qualifier[0] && !r->deny && !r->end_not && !r->supposed && !r->not_after[0])
         return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
     size_t ll = strlen(lit);
     for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
@@ -4607,6 +4621,9 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
             at--; /* a string that starts inside its word ("(m)emory allocation"): from its start */
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
         if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
+        if (r->not_after[0] && word_before_in(text, at, r->not_after,
+                                              sizeof r->not_after / sizeof r->not_after[0]))
+            continue;
         size_t hit_end = (size_t)(hit - text) + ll;
         if (r->qualifier[0] && r->qualifier_span > 0) {
             if (!qualified_near(r, text, len, at, hit_end)) continue;

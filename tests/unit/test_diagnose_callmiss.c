@@ -1,0 +1,124 @@
+/* Unit tests for the call mechanism of issue 12 (callmiss): words that
+ * only name the host's memory ("CPU memory", "CPU RAM", "system RAM", the
+ * weak host-words row of lib/msg.c) keep a GPU OOM named in words from
+ * standing (scan.c mention_may_stand). Two forms of those words name no
+ * host memory running short and no longer do:
+ * - the host's memory as where data goes: "to", "into" or "onto" right
+ *   before it ("tensors should be moved to CPU memory", a remedy;
+ *   msg_rule.not_after);
+ * - the host's memory as a spec list's label: the words then ':' ("CPU
+ *   RAM: 32GB", what the machine has; msg_rule.end_not).
+ * The other uses still guard: host memory that ran short, the host's
+ * memory named as the cause, a place ("in CPU memory"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "call_fixture.h"
+
+/* A destination for the data is a remedy, not host memory running out: the
+ * GPU OOM named in words above it stands. Each sentence is a real one. */
+static void test_destination_names_no_host_failure(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        /* flairNLP/flair#2663's title; a reply's sentence from
+         * embeddings-benchmark/mteb#129 (a thread whose OOM is CUDA's) */
+        {"flairNLP/flair#2663 + embeddings-benchmark/mteb#129",
+         "CUDA oom with embeddings_storage_mode=\"cpu\"\n\n"
+         "I do know that in the other tasks I'm copying the embeddings over to CPU memory.\n",
+         true},
+        /* ai-computing/aicomp#18's sentence (a GPU OOM in
+         * optimizer.step()) and the remedy of ai-computing/aicomp#15 */
+        {"ai-computing/aicomp#18 + #15",
+         "Handling OOM during the optimizer.step() phase\n\n"
+         "An OOM error might occur in GPU memory during the execution of optimizer.step()\n"
+         "There is a need for a feature that allows offloading the optimizer's state to CPU memory "
+         "when necessary.\n",
+         true},
+        /* NVIDIA/Megatron-LM#2811's wording, the states moved into the
+         * host's memory, under NVIDIA/Megatron-LM#92's title and sentence */
+        {"NVIDIA/Megatron-LM#92 + #2811",
+         "How to solve the OOM problem when my vocab_size is very big\n\n"
+         "My vocab_size is about 30w, and a \"cuda out of memory\" error occured.\n"
+         "temporarily moving optimizer states (exp_avg, exp_avg_sq) and master weights into CPU memory "
+         "when not in use\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* A spec list's label is what the machine has. */
+static void test_spec_label_names_no_host_failure(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        /* a hardware list's lines as public READMEs write them ("- CPU
+         * RAM: 32GB+", "- CPU RAM: 32 GB minimum, 64 GB recommended") under
+         * lllyasviel/Fooocus#1966's title */
+        {"Fooocus#1966 title + a README hardware list",
+         "I am using Nvidia with 8GB VRAM, I get CUDA Out Of Memory\n\n"
+         "- GPU: NVIDIA GeForce RTX 3060\n"
+         "- CPU RAM: 32GB+\n"
+         "- OS: Windows 10\n",
+         true},
+        {"a hardware list with its recommendation",
+         "CUDA OOM during training\n\n"
+         "- GPU memory: 16 GB\n"
+         "- CPU RAM: 32 GB minimum, 64 GB recommended.\n",
+         true},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+/* ... and what still guards: the host's memory that ran short or is named
+ * as the cause, and the host's memory as a place. */
+static void test_host_memory_still_guards(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        /* the reply of databrickslabs/dolly#38 under a GPU OOM named in
+         * words: host memory named as what is missing */
+        {"databrickslabs/dolly#38's reply",
+         "CUDA OOM while training\n\n"
+         "I think you need an instance with more RAM (not GPU memory).\n",
+         false},
+        /* the cause named after "is": the host's memory (a forum reply's
+         * form) */
+        {"the problem is the CPU memory",
+         "CUDA OOM when using trainer\n\n"
+         "I found the problem is the CPU memory, it fills up while tokenizing.\n",
+         false},
+        /* a place, not a destination: "in" keeps the guard
+         * (dauparas/LigandMPNN#61's question on a line of its own) */
+        {"dauparas/LigandMPNN#61, the question alone",
+         "Large sample size cause CUDA OOM\n\n"
+         "Or cache them in CPU memory occasionally during the run?\n",
+         false},
+        /* a destination, then the host's memory said to fill up: the
+         * second line guards */
+        {"a remedy, then the host failing",
+         "CUDA OOM while training\n\n"
+         "Move the data to CPU memory.\n"
+         "The CPU memory fills up after 3 epochs.\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_destination_names_no_host_failure),
+        cmocka_unit_test(test_spec_label_names_no_host_failure),
+        cmocka_unit_test(test_host_memory_still_guards),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
