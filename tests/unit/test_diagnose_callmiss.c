@@ -9,7 +9,12 @@
  * - the host's memory as a spec list's label: the words then ':' ("CPU
  *   RAM: 32GB", what the machine has; msg_rule.end_not).
  * The other uses still guard: host memory that ran short, the host's
- * memory named as the cause, a place ("in CPU memory"). */
+ * memory named as the cause, a place ("in CPU memory").
+ * And Python's MemoryError named by its class alone (IPython's header over
+ * frames whose message the paste cut, a bare "MemoryError" line) near a
+ * frame of a GPU data-science library (cuDF, cuML, RMM ...; scan.c
+ * memory_error_class_only, gpu_library_near) is no host look-alike: Cython
+ * raises RMM's device allocation failures as MemoryError. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -113,12 +118,93 @@ static void test_host_memory_still_guards(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* The frames of NVIDIA/cudf#6746 (reading a 2.5 GB csv on a GTX 1080):
+ * IPython's header and the first frames, as its paste shows them. */
+#define CUDF6746_FRAMES                                                                            \
+    "---------------------------------------------------------------------------\n"               \
+    "MemoryError                               Traceback (most recent call last)\n"              \
+    "<ipython-input-2-301086af0e1f> in <module>\n"                                                \
+    "      1 #gdf = cudf.read_csv('unused.csv')\n"                                                \
+    "----> 2 gdf = cudf.read_csv('data.csv')\n"                                                    \
+    "      3 gdf.head()\n\n"                                                                      \
+    "~/anaconda3/envs/rapids16/lib/python3.7/contextlib.py in inner(*args, **kwds)\n"             \
+    "     72         def inner(*args, **kwds):\n"                                                 \
+    "     73             with self._recreate_cm():\n"                                             \
+    "---> 74                 return func(*args, **kwds)\n"                                        \
+    "     75         return inner\n\n"                                                            \
+    "~/anaconda3/envs/rapids16/lib/python3.7/site-packages/cudf/io/csv.py in read_csv(filepath_or_buffer)\n"
+
+/* The class header of a MemoryError raised through cuDF is no host event:
+ * the paste's RMM message is its one failure. */
+static void test_memoryerror_header_under_gpu_library(void **state)
+{
+    (void)state;
+    /* NVIDIA/cudf#6746: its title is RMM's message, its paste the header
+     * and frames above the same message */
+    const char *log = "[QST] MemoryError: std::bad_alloc: CUDA error at: "
+                      "../include/rmm/mr/device/cuda_memory_resource.hpp:68: cudaErrorMemoryAllocation "
+                      "out of memory\n\n"
+                      "- I am trying to lad in  2.5 GB csv to one GTX 1080 (8 GB VRAM) than it crashes\n\n"
+                      CUDF6746_FRAMES;
+    struct oom_report rep;
+    scan_log(log, &rep);
+    assert_true(rep.primary >= 0 && rep.events[rep.primary].gpu_oom);
+    for (size_t i = 0; i < rep.n_events; i++)
+        if (!strcmp(rep.events[i].kind, "host-memory-error")) fail_msg("event %zu: host-memory-error", i);
+    oom_report_release(&rep);
+}
+
+/* ... so the paste's other evidence decides: a GPU OOM named in words
+ * stands over the header when the paste cut the message. */
+static void test_memoryerror_header_cut_under_gpu_words(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        /* NVIDIA/cudf#185's title over NVIDIA/cudf#6746's cut paste */
+        {"NVIDIA/cudf#185 + NVIDIA/cudf#6746",
+         "Gpu memory not freed after CUDA OOM error while creating large dataframes\n\n"
+         CUDF6746_FRAMES,
+         true},
+        /* the same, the GPU library's directory a conda environment RAPIDS's
+         * install selector names (rapidsai/cugraph#2694's envs/rapids) only */
+        {"a rapids environment",
+         "GPU out of memory during umap\n\n"
+         "---------------------------------------------------------------------------\n"
+         "MemoryError                               Traceback (most recent call last)\n"
+         "Cell In[11], line 1\n"
+         "----> 1 umap.fit_transform(X)\n\n"
+         "File ~/miniconda3/envs/rapids-23.12/lib/python3.10/site-packages/umap/umap_.py:2772, in fit_transform\n",
+         true},
+        /* no GPU library near the class: Python's host MemoryError (pandas
+         * reading a csv) keeps the GPU words from standing */
+        {"pandas frames",
+         "GPU out of memory while loading the data\n\n"
+         "---------------------------------------------------------------------------\n"
+         "MemoryError                               Traceback (most recent call last)\n"
+         "<ipython-input-2-301086af0e1f> in <module>\n"
+         "----> 2 df = pd.read_csv('data.csv')\n\n"
+         "~/anaconda3/lib/python3.7/site-packages/pandas/io/parsers.py in read_csv(filepath_or_buffer)\n",
+         false},
+        /* a MemoryError with its message is read by its message, whatever
+         * library raised it (NumPy's host allocation) */
+        {"a message after the class",
+         "GPU out of memory while loading the data\n\n"
+         "  File \"/opt/conda/envs/rapids/lib/python3.9/site-packages/cudf/core/dataframe.py\", line 5, in to_pandas\n"
+         "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 7.45 GiB for an array with shape "
+         "(1000000000,) and data type float64\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_destination_names_no_host_failure),
         cmocka_unit_test(test_spec_label_names_no_host_failure),
         cmocka_unit_test(test_host_memory_still_guards),
+        cmocka_unit_test(test_memoryerror_header_under_gpu_library),
+        cmocka_unit_test(test_memoryerror_header_cut_under_gpu_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
