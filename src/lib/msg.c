@@ -3448,6 +3448,10 @@ static const struct msg_rule rules[] = {
       * = h34-65: a remedy, not host memory running out) (diagstudy34) */
      .unless = {"VRAM", "vram", "Vram", "CUDA", "cuda", "Cuda"},
      .not_after = {"to", "into", "onto"},
+     .moved_by = {"move", "moves", "moved", "moving", "offload", "offloads", "offloaded",
+                  "offloading", "copy", "copies", "copied", "copying", "transfer", "transfers",
+                  "transferred", "transferring", "swap", "swapped", "swapping", "spill",
+                  "spilled", "spilling", "send", "sent", "put", "puts", "store", "stored"},
      .end_not = ":",
      .word_start = true,
      .deny = true,
@@ -4655,6 +4659,19 @@ static bool word_before_in(const char *text, size_t at, const char *const *set, 
     return we > i && word_in_n(text + i, we - i, set, cap);
 }
 
+/* One of set[] (any case) is a whole word on text[at]'s line before it. */
+static bool word_earlier_on_line(const char *text, size_t at, const char *const *set, size_t cap)
+{
+    size_t i = at;
+    while (i > 0 && text[i - 1] != '\n') {
+        while (i > 0 && text[i - 1] != '\n' && !isalnum((unsigned char)text[i - 1])) i--;
+        size_t we = i;
+        while (i > 0 && isalnum((unsigned char)text[i - 1])) i--;
+        if (we > i && word_in_n(text + i, we - i, set, cap)) return true;
+    }
+    return false;
+}
+
 /* The device (and what ran short) named around the hit, for a rule with a
  * qualifier_span. */
 static bool qualified_near(const struct msg_rule *r, const char *text, size_t len, size_t at,
@@ -4681,8 +4698,9 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
             at--; /* a string that starts inside its word ("(m)emory allocation"): from its start */
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
         if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
-        if (r->not_after[0] && word_before_in(text, at, r->not_after,
-                                              sizeof r->not_after / sizeof r->not_after[0]))
+        if (r->not_after[0] &&
+            word_before_in(text, at, r->not_after, sizeof r->not_after / sizeof r->not_after[0]) &&
+            word_earlier_on_line(text, at, r->moved_by, sizeof r->moved_by / sizeof r->moved_by[0]))
             continue;
         size_t hit_end = (size_t)(hit - text) + ll;
         if (r->qualifier[0] && r->qualifier_span > 0) {

@@ -153,6 +153,9 @@ struct msg_rule {
     const char *not_after[4]; /* words (any case) that may not stand right before the
                               need/any string, apart only by blanks: "moved to CPU memory"
                               names where data goes, no host memory running short */
+    const char *moved_by[28]; /* not_after holds only where one of these verbs stands
+                              earlier on the line ("moving optimizer states ... into
+                              CPU memory"): "due to CPU memory" names a cause */
     const char *shape;     /* a pattern (the clauses' syntax) the text must hold too: the
                               words with the figure they frame ("Allocation of %z failed
                               on ": a size, not "pinned host memory") */

@@ -4,8 +4,9 @@
  * standing (scan.c mention_may_stand). Two forms of those words name no
  * host memory running short and no longer do:
  * - the host's memory as where data goes: "to", "into" or "onto" right
- *   before it ("tensors should be moved to CPU memory", a remedy;
- *   msg_rule.not_after);
+ *   before it and a verb of moving earlier on its line ("tensors should
+ *   be moved to CPU memory", a remedy; msg_rule.not_after and moved_by;
+ *   "due to CPU memory" still names a cause);
  * - the host's memory as a spec list's label: the words then ':' ("CPU
  *   RAM: 32GB", what the machine has; msg_rule.end_not).
  * The other uses still guard: host memory that ran short, the host's
@@ -111,6 +112,16 @@ static void test_host_memory_still_guards(void **state)
         {"dauparas/LigandMPNN#61, the question alone",
          "Large sample size cause CUDA OOM\n\n"
          "Or cache them in CPU memory occasionally during the run?\n",
+         false},
+        /* "to" after no verb of moving: a cause, not where data goes
+         * ("due to", "limited to", "close to" the host's memory) */
+        {"the cause after due to",
+         "CUDA OOM while training\n\n"
+         "It turned out to be due to CPU memory, the dataloader workers fill it.\n",
+         false},
+        {"a limit after limited to",
+         "CUDA OOM while training\n\n"
+         "The job is limited to 16 GB of system RAM. It is close to CPU RAM limits.\n",
          false},
         /* a destination, then the host's memory said to fill up: the
          * second line guards */
