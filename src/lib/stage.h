@@ -258,7 +258,8 @@ enum oom_stage stage_marked_line(const char *text, size_t len);
 enum oom_stage stage_log_tag(const char *text, size_t len);
 /* a glog line ("I0601 10:12:32.33  6292 net.cpp:219] ...", the
  * whole line with its header) logged by a C++ source file that logs only
- * while a network is built (Caffe's net.cpp): load; else unknown. */
+ * while a network is built (Caffe's net.cpp): load; else unknown
+ * (stagetag.c: one table with stage_logger_bits's tags). */
 enum oom_stage stage_glog_tag(const char *text, size_t len);
 
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",

@@ -165,6 +165,30 @@ static void test_engine_loop_tag_names_generate(void **state)
     assert_int_equal(stage_logger_bits(VTAG, strlen(VTAG)), 1u << OOM_STAGE_GENERATE);
 }
 
+/* One table of logger file tags (stagetag.c) for both readings, one rule
+ * for where a file's name starts: a '-' or '.' before the tag makes it the
+ * end of another file's name ("my-async_llm_engine.py:61]" is not vLLM's;
+ * the log-line reading said the same of "caffe-net.cpp:" already). Each
+ * row is read where it was measured: Caffe's net.cpp on a log line,
+ * vLLM's tag on a traceback's lines. */
+static void test_logger_file_tags_one_table(void **state)
+{
+    (void)state;
+    static const char *const not_vllm[] = {"ERROR 07-31 15:13:06 my-async_llm_engine.py:61] ",
+                                           "ERROR 07-31 15:13:06 old.async_llm_engine.py:61] "};
+    for (size_t i = 0; i < sizeof not_vllm / sizeof not_vllm[0]; i++)
+        assert_int_equal(stage_logger_bits(not_vllm[i], strlen(not_vllm[i])), 0);
+    const char *path = "ERROR 07-31 /vllm/engine/async_llm_engine.py:61] "; /* a path's '/' starts a name */
+    assert_int_equal(stage_logger_bits(path, strlen(path)), 1u << OOM_STAGE_GENERATE);
+    const char *glog = "I0601 10:12:32.332201  6292 net.cpp:219] conv1_2 does not need backward computation.";
+    assert_int_equal(stage_glog_tag(glog, strlen(glog)), OOM_STAGE_LOAD);
+    const char *other = "I0601 10:12:32.332201  6292 caffe-net.cpp:219] conv1_2 does not need backward computation.";
+    assert_int_equal(stage_glog_tag(other, strlen(other)), OOM_STAGE_UNKNOWN);
+    /* each row in its own reading */
+    assert_int_equal(stage_logger_bits(glog, 41), 0);
+    assert_int_equal(stage_glog_tag(VTAG "Engine background task failed", strlen(VTAG) + 29), OOM_STAGE_UNKNOWN);
+}
+
 /* Lightning runs its monitoring callbacks (EarlyStopping, Checkpoint) apart
  * at an epoch's end; a failure under that call, the callback's own frames
  * cut, is the checkpoint's save (pytorch/pytorch#145369 = heldout16
@@ -209,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_unjson_rewrites_a_frame_string),
         cmocka_unit_test(test_sysinfo_frames_name_the_stage),
         cmocka_unit_test(test_engine_loop_tag_names_generate),
+        cmocka_unit_test(test_logger_file_tags_one_table),
         cmocka_unit_test(test_monitoring_callbacks_save),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
