@@ -77,6 +77,10 @@ size_t stage_unjava(char *line, size_t len, size_t cap);
  * doubled backslashes made single, when it fits in cap bytes (two to
  * spare): the new length; len unchanged for any other line (stagejson.c). */
 size_t stage_unjson(char *line, size_t len, size_t cap);
+/* The line that starts a sysinfo exception record ('"exception": "...'):
+ * the frame strings below it are that record's, not the ones above
+ * (stagejson.c). */
+bool stage_json_record_head(const char *line, size_t len);
 
 /* The stage bits the logger's tag in a line's prefix names ("ERROR 07-31
  * 15:13:06 async_llm_engine.py:61] " on each line of a traceback that a

@@ -122,6 +122,50 @@ static void test_sysinfo_frames_name_the_stage(void **state)
     assert_string_equal(stage_of(settings), "unknown");
 }
 
+/* A sysinfo dump keeps up to five exception records, newest first, each
+ * with its frames under its exception: the frames of another record, above
+ * or below the OOM's, are not the OOM's (the walk back stops at a frame
+ * string, as at a JVM frame; the walk forward at the next record's
+ * "exception" key). d99fc917 read the other record's load frames for all
+ * four. */
+#define OOM_OPEN                                                                                              \
+    "        {\n"                                                                                             \
+    "            \"exception\": \"CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 8.00 GiB total "      \
+    "capacity; 5.10 GiB already allocated; 0 bytes free; 6.90 GiB reserved in total by PyTorch)\",\n"         \
+    "            \"traceback\": [\n"
+#define SAMPLER_FRAME                                                                                         \
+    "                [\n"                                                                                     \
+    "                    \"D:\\\\ui\\\\repositories\\\\k-diffusion\\\\k_diffusion\\\\sampling.py, line 594, "   \
+    "sample_dpmpp_2m\",\n"                                                                                    \
+    "                    \"denoised = model(x, sigmas[i] * s_in, **extra_args)\"\n"                           \
+    "                ]\n"
+#define OTHER_RECORD                                                                                          \
+    "        {\n"                                                                                             \
+    "            \"exception\": \"Expected all tensors to be on the same device\",\n"                         \
+    "            \"traceback\": [\n"                                                                          \
+    "                [\n"                                                                                     \
+    "                    \"D:\\\\ui\\\\modules\\\\sd_models.py, line 870, reload_model_weights\",\n"          \
+    "                    \"load_model(checkpoint_info, already_loaded_state_dict=state_dict)\"\n"             \
+    "                ]\n"                                                                                     \
+    "            ]\n"                                                                                         \
+    "        }"
+#define RECORD_CLOSE "            ]\n        }"
+static void test_sysinfo_records_apart(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of("    \"Exceptions\": [\n" OOM_OPEN SAMPLER_FRAME RECORD_CLOSE ",\n" OTHER_RECORD
+                                 "\n    ],\n"),
+                        "generate");
+    assert_string_equal(stage_of("    \"Exceptions\": [\n" OTHER_RECORD ",\n" OOM_OPEN SAMPLER_FRAME RECORD_CLOSE
+                                 "\n    ],\n"),
+                        "generate");
+    /* the OOM's own list empty: no frame of its own is shown */
+    assert_string_equal(stage_of("    \"Exceptions\": [\n" OTHER_RECORD ",\n" OOM_OPEN RECORD_CLOSE "\n    ],\n"),
+                        "unknown");
+    assert_string_equal(stage_of("    \"Exceptions\": [\n" OOM_OPEN RECORD_CLOSE ",\n" OTHER_RECORD "\n    ],\n"),
+                        "unknown");
+}
+
 /* vLLM's AsyncLLMEngine logs its request loop's exception line by line
  * under "async_llm_engine.py:N]" (_log_task_completion, "Engine background
  * task failed"; vllm-project/vllm#7019, #13682, #6976 = heldout50 h50-33).
@@ -232,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unjson_rewrites_a_frame_string),
         cmocka_unit_test(test_sysinfo_frames_name_the_stage),
+        cmocka_unit_test(test_sysinfo_records_apart),
         cmocka_unit_test(test_engine_loop_tag_names_generate),
         cmocka_unit_test(test_logger_file_tags_one_table),
         cmocka_unit_test(test_monitoring_callbacks_save),
