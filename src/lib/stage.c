@@ -116,7 +116,7 @@ static const struct stage_word frame_words[] = {
      * loops/fit_loop.py on_advance_end); of the two only the checkpoint's
      * save allocates (pytorch/pytorch#145369 = heldout16 h16-31, Lightning-
      * AI/pytorch-lightning#19674). An outer frame: a shown inner one wins */
-    {"monitoring_callbacks=True", OOM_STAGE_CHECKPOINT, false},
+    {"monitoring_callbacks=True", OOM_STAGE_CHECKPOINT, W},
     {"log_metrics", OOM_STAGE_CHECKPOINT, false}, {"wandb.log(", OOM_STAGE_CHECKPOINT, false},
     {"save_on_train_epoch_end", OOM_STAGE_CHECKPOINT, false},
     {"_save_to_state_dict", OOM_STAGE_CHECKPOINT, false},

@@ -261,6 +261,11 @@ static void test_monitoring_callbacks_save(void **state)
                                  "    call._call_callback_hooks(trainer, \"on_train_epoch_end\", monitoring_callbacks=False)\n"
                                  CALLPY OOM_NEW),
                         "unknown");
+    /* guard: the keyword whole, not the end of another one's name */
+    assert_string_equal(stage_of(FITLOOP
+                                 "    call._call_callback_hooks(trainer, \"on_train_epoch_end\", skip_monitoring_callbacks=True)\n"
+                                 CALLPY OOM_NEW),
+                        "unknown");
     /* guard: a shown inner frame that names its stage keeps it (a
      * monitoring callback of the user's that runs the model) */
     assert_string_equal(stage_of(FITLOOP
