@@ -5179,7 +5179,7 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);
     case 'i': /* an integer that is read past, not kept */
         return pm_int(s, n, &skip);
-    case 'w': /* a name in capitals read past, not kept: a device's ("CUDA", "NV", "WEBGPU") */
+    case 'w': /* a name of 1 to 16 capitals read past, not kept: a device's ("CUDA", "NV", "WEBGPU") */
         while (k < n && k < 16 && isupper((unsigned char)s[k])) k++;
         return k < n && isalnum((unsigned char)s[k]) ? 0 : k;
     case 'n':

@@ -81,9 +81,10 @@ enum msg_field {
  * (including none) and placeholders read values: %s a size ("1.5 GiB",
  * "0 bytes", "45.53MiB"), %d a decimal integer, %n one that may have
  * thousands separators ("25,600,000"), %S a TF shape "[a,b,c]", %t a dtype
- * word; %g a plain decimal in GiB (the unit named in the pattern before it);
- * %i and %z read past an integer and a size without keeping them, %w a
- * word in capitals (a device's name, "CUDA").
+ * word; %f a fraction's numerator in its denominator's unit ("67.24/79.25
+ * GiB"); %g a plain decimal in GiB (the unit named in the pattern before
+ * it); %i and %z read past an integer and a size without keeping them, %w a
+ * word of 1 to 16 capitals, whole (a device's name, "CUDA").
  * A text that ends within the pattern's last words, after its values, still
  * matches once four of their letters agree (a paste cut mid-word). */
 struct msg_clause {

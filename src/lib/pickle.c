@@ -906,8 +906,9 @@ static uint64_t decode_arg(enum pk_arg kind, const unsigned char *p)
 }
 
 /* Does the file start as text (a log or a config given by mistake)? Its
- * first bytes, up to 512: UTF-16 after its byte-order mark (lib/textenc's
- * rule), or no control byte but tab, CR, LF, ESC (a log's colours). */
+ * first bytes: UTF-16 after its byte-order mark (lib/textenc's rule, on
+ * what is buffered, up to its 4 KiB), or, in up to 512, no control byte but
+ * tab, CR, LF, ESC (a log's colours). */
 static bool starts_as_text(const unsigned char *b, size_t n)
 {
     bool be;

@@ -393,6 +393,7 @@ struct cline {
     struct msg_prefix px;
     enum stage_line kind;
     bool jvm; /* a JVM frame, rewritten as Python's header (stage_unjava) */
+    bool json; /* an A1111 sysinfo frame string, rewritten as Python's header (stage_unjson) */
     bool labelled; /* its prefix is an srun label: read with the lines around it */
 };
 
@@ -405,7 +406,9 @@ static void clean_cline(struct scan *s, const struct view *v, size_t a, size_t b
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
     /* A1111's sysinfo JSON frames, read as Python's (outermost first) */
+    size_t unboxed = c->n;
     c->n = stage_unjson(s->ctx + c->px.body, c->n, CTX_MAX - c->px.body);
+    c->json = c->n != unboxed;
     /* a JVM frame, read as Python's (innermost first) */
     size_t boxed = c->n;
     c->n = stage_unjava(s->ctx + c->px.body, c->n, CTX_MAX - c->px.body);
@@ -431,7 +434,7 @@ struct cline_slot {
     size_t n;
     enum stage_line kind;
     bool has_kind; /* kind read (read_cline), not only the text (read_cline_body) */
-    bool jvm;
+    bool jvm, json;
     char text[CLINE_TEXT]; /* s->ctx as clean_cline left it, through the NUL */
 };
 /* The last message read (a log of one message repeated, on every line or
@@ -472,6 +475,7 @@ static void read_cline_kept(struct scan *s, const struct view *v, size_t a, size
         c->px = e->px;
         c->n = e->n;
         c->jvm = e->jvm;
+        c->json = e->json;
         c->labelled = false;
         memcpy(s->ctx, e->text, c->px.body + c->n + 2);
         c->body = s->ctx + c->px.body;
@@ -489,6 +493,7 @@ static void read_cline_kept(struct scan *s, const struct view *v, size_t a, size
     e->kind = c->kind;
     e->has_kind = with_kind;
     e->jvm = c->jvm;
+    e->json = c->json;
     memcpy(e->text, s->ctx, len);
 }
 
@@ -1160,8 +1165,10 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
         if (other_post(v, a, b)) break;
         /* the JVM prints a stack under its own exception: frames
          * above this message are another exception's (the wrapper above a
-         * "Caused by:"), and the lines above them older still */
-        if (c.jvm) break;
+         * "Caused by:"), and the lines above them older still; A1111's
+         * sysinfo record lists its frames under its exception too: frame
+         * strings above this message are another record's */
+        if (c.jvm || c.json) break;
         if (in_tb) {
             /* A logger prefixes only a message's first line ("rank: 3 | ...
              * Traceback"): the traceback's rank is the error's. */
@@ -1392,6 +1399,8 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
         struct cline c;
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px)) continue;
+        /* the next A1111 sysinfo record: its frames are another exception's */
+        if (stage_json_record_head(c.body, c.n)) break;
         /* Keras' evaluation function named under the node
          * ("[Op:__inference_test_function_N]") encloses that node's forward */
         if ((lines <= 3 || !started) && (e->tf == OOM_STAGE_UNKNOWN || e->tf == OOM_STAGE_FORWARD)) {
@@ -1955,7 +1964,9 @@ static void read_context(struct scan *s, const struct view *v, const struct msg_
                        (r == msg_prose_mention_rule() && stage_line_kind(text, n) == STAGE_LINE_CODE);
     if (!title_words) frame_evidence(&e, text, n);
     e.tf = stage_tf(text, n);
-    walk_back(s, v, ls, src, &e);
+    /* an A1111 sysinfo record lists its frames under its exception: the
+     * lines above are another record's (stage_json_record_head) */
+    if (!stage_json_record_head(text, n)) walk_back(s, v, ls, src, &e);
     decode_settle(&e);
     if (!e.frames) {
         enum oom_stage jl = julia_stack(s, v, le, src);

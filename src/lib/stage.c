@@ -116,7 +116,7 @@ static const struct stage_word frame_words[] = {
      * loops/fit_loop.py on_advance_end); of the two only the checkpoint's
      * save allocates (pytorch/pytorch#145369 = heldout16 h16-31, Lightning-
      * AI/pytorch-lightning#19674). An outer frame: a shown inner one wins */
-    {"monitoring_callbacks=True", OOM_STAGE_CHECKPOINT, false},
+    {"monitoring_callbacks=True", OOM_STAGE_CHECKPOINT, W},
     {"log_metrics", OOM_STAGE_CHECKPOINT, false}, {"wandb.log(", OOM_STAGE_CHECKPOINT, false},
     {"save_on_train_epoch_end", OOM_STAGE_CHECKPOINT, false},
     {"_save_to_state_dict", OOM_STAGE_CHECKPOINT, false},
@@ -5274,32 +5274,6 @@ static enum oom_stage func_tag(const char *text, size_t len)
     while (mn && *msg == ' ') msg++, mn--;
     if (!mn || (!memchr(msg, ' ', mn) && !has(msg, mn, "="))) return OOM_STAGE_UNKNOWN;
     return stage_pick(stage_name_bits(text + a, i - a));
-}
-
-/* a glog line names the C++ source file that logs it
- * ("I0601 10:12:32.332201  6292 net.cpp:219] conv1_2 does not need
- * backward computation."). Caffe's net.cpp logs only while Net::Init builds
- * the network ("Creating layer", "Setting up", "Top shape", "Memory required
- * for data", "... does not need backward computation", "Network
- * initialization done"; BVLC/caffe: src/caffe/net.cpp), as its
- * layer_factory.hpp does ("Creating layer") and upgrade_proto.cpp while it
- * reads the net's prototxt: the labellers' network-building lines before an
- * unshown failure, load (heldout34 h34-16, -17). Read on the whole line:
- * the line's prefix parser takes the glog header off the body. */
-static const char *const glog_setup_files[] = {"net.cpp:", "layer_factory.hpp:", "upgrade_proto.cpp:"};
-
-enum oom_stage stage_glog_tag(const char *text, size_t len)
-{
-    size_t m = len < 80 ? len : 80;
-    for (size_t k = 0; k < sizeof glog_setup_files / sizeof glog_setup_files[0]; k++) {
-        size_t fl = strlen(glog_setup_files[k]);
-        const char *f = memmem(text, m, glog_setup_files[k], fl);
-        if (!f || (f > text && f[-1] != ' ' && f[-1] != '/')) continue;
-        const char *d = f + fl, *end = text + len;
-        while (d < end && isdigit((unsigned char)*d)) d++;
-        if (d > f + fl && d < end && *d == ']') return OOM_STAGE_LOAD;
-    }
-    return OOM_STAGE_UNKNOWN;
 }
 
 /* loguru's default format, "{time} | {level: <8} |

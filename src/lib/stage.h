@@ -89,6 +89,10 @@ size_t stage_unjava(char *line, size_t len, size_t cap);
  * doubled backslashes made single, when it fits in cap bytes (two to
  * spare): the new length; len unchanged for any other line (stagejson.c). */
 size_t stage_unjson(char *line, size_t len, size_t cap);
+/* The line that starts a sysinfo exception record ('"exception": "...'):
+ * the frame strings below it are that record's, not the ones above
+ * (stagejson.c). */
+bool stage_json_record_head(const char *line, size_t len);
 
 /* The stage bits the logger's tag in a line's prefix names ("ERROR 07-31
  * 15:13:06 async_llm_engine.py:61] " on each line of a traceback that a
@@ -280,7 +284,8 @@ enum oom_stage stage_marked_line(const char *text, size_t len);
 enum oom_stage stage_log_tag(const char *text, size_t len);
 /* a glog line ("I0601 10:12:32.33  6292 net.cpp:219] ...", the
  * whole line with its header) logged by a C++ source file that logs only
- * while a network is built (Caffe's net.cpp): load; else unknown. */
+ * while a network is built (Caffe's net.cpp): load; else unknown
+ * (stagetag.c: one table with stage_logger_bits's tags). */
 enum oom_stage stage_glog_tag(const char *text, size_t len);
 
 /* Stage of a TensorFlow node ("[[Node: gradients/... = XGrad[...]",

@@ -69,3 +69,13 @@ size_t stage_unjson(char *line, size_t len, size_t cap)
     memcpy(line, out, w);
     return w;
 }
+
+/* modules/errors.py format_exception: {"exception": str(e), "traceback":
+ * format_traceback(tb)}, one record per exception kept, newest first */
+bool stage_json_record_head(const char *line, size_t len)
+{
+    static const char key[] = "\"exception\":";
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+    return len - i >= sizeof key - 1 && !memcmp(line + i, key, sizeof key - 1);
+}

@@ -288,6 +288,13 @@ static void test_tinygrad_row_is_its_message(void **state)
     assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
     t = "failed on :1";
     assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
+    /* bounded: 16 capitals are a name, 17 are not read on */
+    t = "failed on ABCDEFGHIJKLMNOP:3";
+    assert_true(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
+    assert_int_equal(e.gpu, 3);
+    oom_event_init(&e);
+    t = "failed on ABCDEFGHIJKLMNOPQ:3";
+    assert_false(msg_apply("failed on %w:%d", MSG_F_GPU, t, strlen(t), &e));
 }
 
 /* One event told in two parts, each stating the same figure: the exact one

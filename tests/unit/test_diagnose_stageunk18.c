@@ -122,6 +122,50 @@ static void test_sysinfo_frames_name_the_stage(void **state)
     assert_string_equal(stage_of(settings), "unknown");
 }
 
+/* A sysinfo dump keeps up to five exception records, newest first, each
+ * with its frames under its exception: the frames of another record, above
+ * or below the OOM's, are not the OOM's (the walk back stops at a frame
+ * string, as at a JVM frame; the walk forward at the next record's
+ * "exception" key). d99fc917 read the other record's load frames for all
+ * four. */
+#define OOM_OPEN                                                                                              \
+    "        {\n"                                                                                             \
+    "            \"exception\": \"CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 8.00 GiB total "      \
+    "capacity; 5.10 GiB already allocated; 0 bytes free; 6.90 GiB reserved in total by PyTorch)\",\n"         \
+    "            \"traceback\": [\n"
+#define SAMPLER_FRAME                                                                                         \
+    "                [\n"                                                                                     \
+    "                    \"D:\\\\ui\\\\repositories\\\\k-diffusion\\\\k_diffusion\\\\sampling.py, line 594, "   \
+    "sample_dpmpp_2m\",\n"                                                                                    \
+    "                    \"denoised = model(x, sigmas[i] * s_in, **extra_args)\"\n"                           \
+    "                ]\n"
+#define OTHER_RECORD                                                                                          \
+    "        {\n"                                                                                             \
+    "            \"exception\": \"Expected all tensors to be on the same device\",\n"                         \
+    "            \"traceback\": [\n"                                                                          \
+    "                [\n"                                                                                     \
+    "                    \"D:\\\\ui\\\\modules\\\\sd_models.py, line 870, reload_model_weights\",\n"          \
+    "                    \"load_model(checkpoint_info, already_loaded_state_dict=state_dict)\"\n"             \
+    "                ]\n"                                                                                     \
+    "            ]\n"                                                                                         \
+    "        }"
+#define RECORD_CLOSE "            ]\n        }"
+static void test_sysinfo_records_apart(void **state)
+{
+    (void)state;
+    assert_string_equal(stage_of("    \"Exceptions\": [\n" OOM_OPEN SAMPLER_FRAME RECORD_CLOSE ",\n" OTHER_RECORD
+                                 "\n    ],\n"),
+                        "generate");
+    assert_string_equal(stage_of("    \"Exceptions\": [\n" OTHER_RECORD ",\n" OOM_OPEN SAMPLER_FRAME RECORD_CLOSE
+                                 "\n    ],\n"),
+                        "generate");
+    /* the OOM's own list empty: no frame of its own is shown */
+    assert_string_equal(stage_of("    \"Exceptions\": [\n" OTHER_RECORD ",\n" OOM_OPEN RECORD_CLOSE "\n    ],\n"),
+                        "unknown");
+    assert_string_equal(stage_of("    \"Exceptions\": [\n" OOM_OPEN RECORD_CLOSE ",\n" OTHER_RECORD "\n    ],\n"),
+                        "unknown");
+}
+
 /* vLLM's AsyncLLMEngine logs its request loop's exception line by line
  * under "async_llm_engine.py:N]" (_log_task_completion, "Engine background
  * task failed"; vllm-project/vllm#7019, #13682, #6976 = heldout50 h50-33).
@@ -165,6 +209,30 @@ static void test_engine_loop_tag_names_generate(void **state)
     assert_int_equal(stage_logger_bits(VTAG, strlen(VTAG)), 1u << OOM_STAGE_GENERATE);
 }
 
+/* One table of logger file tags (stagetag.c) for both readings, one rule
+ * for where a file's name starts: a '-' or '.' before the tag makes it the
+ * end of another file's name ("my-async_llm_engine.py:61]" is not vLLM's;
+ * the log-line reading said the same of "caffe-net.cpp:" already). Each
+ * row is read where it was measured: Caffe's net.cpp on a log line,
+ * vLLM's tag on a traceback's lines. */
+static void test_logger_file_tags_one_table(void **state)
+{
+    (void)state;
+    static const char *const not_vllm[] = {"ERROR 07-31 15:13:06 my-async_llm_engine.py:61] ",
+                                           "ERROR 07-31 15:13:06 old.async_llm_engine.py:61] "};
+    for (size_t i = 0; i < sizeof not_vllm / sizeof not_vllm[0]; i++)
+        assert_int_equal(stage_logger_bits(not_vllm[i], strlen(not_vllm[i])), 0);
+    const char *path = "ERROR 07-31 /vllm/engine/async_llm_engine.py:61] "; /* a path's '/' starts a name */
+    assert_int_equal(stage_logger_bits(path, strlen(path)), 1u << OOM_STAGE_GENERATE);
+    const char *glog = "I0601 10:12:32.332201  6292 net.cpp:219] conv1_2 does not need backward computation.";
+    assert_int_equal(stage_glog_tag(glog, strlen(glog)), OOM_STAGE_LOAD);
+    const char *other = "I0601 10:12:32.332201  6292 caffe-net.cpp:219] conv1_2 does not need backward computation.";
+    assert_int_equal(stage_glog_tag(other, strlen(other)), OOM_STAGE_UNKNOWN);
+    /* each row in its own reading */
+    assert_int_equal(stage_logger_bits(glog, 41), 0);
+    assert_int_equal(stage_glog_tag(VTAG "Engine background task failed", strlen(VTAG) + 29), OOM_STAGE_UNKNOWN);
+}
+
 /* Lightning runs its monitoring callbacks (EarlyStopping, Checkpoint) apart
  * at an epoch's end; a failure under that call, the callback's own frames
  * cut, is the checkpoint's save (pytorch/pytorch#145369 = heldout16
@@ -193,6 +261,11 @@ static void test_monitoring_callbacks_save(void **state)
                                  "    call._call_callback_hooks(trainer, \"on_train_epoch_end\", monitoring_callbacks=False)\n"
                                  CALLPY OOM_NEW),
                         "unknown");
+    /* guard: the keyword whole, not the end of another one's name */
+    assert_string_equal(stage_of(FITLOOP
+                                 "    call._call_callback_hooks(trainer, \"on_train_epoch_end\", skip_monitoring_callbacks=True)\n"
+                                 CALLPY OOM_NEW),
+                        "unknown");
     /* guard: a shown inner frame that names its stage keeps it (a
      * monitoring callback of the user's that runs the model) */
     assert_string_equal(stage_of(FITLOOP
@@ -208,7 +281,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unjson_rewrites_a_frame_string),
         cmocka_unit_test(test_sysinfo_frames_name_the_stage),
+        cmocka_unit_test(test_sysinfo_records_apart),
         cmocka_unit_test(test_engine_loop_tag_names_generate),
+        cmocka_unit_test(test_logger_file_tags_one_table),
         cmocka_unit_test(test_monitoring_callbacks_save),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

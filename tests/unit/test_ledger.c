@@ -599,10 +599,6 @@ static void test_keep_latest_row_per_run(void **state)
     ledger_release(&lg);
 }
 
-/* started_at has one-second resolution: an OOM rank that started in the
- * next second (a slow start under ASan) and ended under a second after a
- * watchdog abort is still the first to fail; a second or more apart, the
- * earlier end wins whatever the cause (run_ranks.sh flaked on this). */
 /* The rank row's "OOM unknown" tag is the ledger's named note (one text for
  * run, which writes it, and any reader): found whole in the notes run
  * writes (golden run-ranks-oom-beyond-kept holds the full line). */
@@ -617,6 +613,10 @@ static void test_oom_unknown_note(void **state)
     assert_string_equal(got, LEDGER_NOTE_OOM_UNKNOWN " (256)");
 }
 
+/* started_at has one-second resolution: an OOM rank that started in the
+ * next second (a slow start under ASan) and ended under a second after a
+ * watchdog abort is still the first to fail; a second or more apart, the
+ * earlier end wins whatever the cause (run_ranks.sh flaked on this). */
 static void test_first_fail_ties(void **state)
 {
     (void)state;
