@@ -162,6 +162,13 @@ static const struct msg_clause clauses_jax[] = {
     {NULL, 0},
 };
 
+/* XLA's device constant (nonpt20): "Failed to allocate %d bytes for new
+ * constant" */
+static const struct msg_clause clauses_xla_constant[] = {
+    {"Failed to allocate %d bytes for new constant", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_tf[] = {
     /* "shape[a,b]", older "shape [a,b]", TF 1.x "shape dim { size: 10 } dim { size: 10 }" */
     {"shape %S and type %t", MSG_F_SHAPE},
@@ -2082,6 +2089,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_jax,
      .near = near_jax},
+    /* XLA's GPU executor copying a program's constant to the device: the
+     * device allocation for it failed, "INTERNAL: Failed to allocate
+     * 98697216 bytes for new constant" (GpuExecutor::CreateOrShareConstant,
+     * openxla/xla xla/stream_executor/cuda/cuda_executor.cc, find_string
+     * hit; real: octo-models/octo#22, kalininalab/alphafold_non_docker#55).
+     * The status is INTERNAL, not RESOURCE_EXHAUSTED, so the row above
+     * misses it. (nonpt20) */
+    {.kind = "jax",
+     .framework = "jax",
+     .need = {"bytes for new constant", "Failed to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_xla_constant,
+     .near = near_none},
     /* XLA's buffer report, which it prints with an allocation
      * that failed for want of device memory ("Peak buffers:" / "Buffer 15:"
      * / "Size: 506.25MiB" / "Operator: ..." / "XLA Label: custom-call" /
@@ -2118,6 +2140,22 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_lib,
+     .near = near_none},
+    /* TensorFlow's cuFFT plan: "failed to create cuFFT batched plan:2" logs
+     * cufftPlanMany's status as a number (LOG(ERROR) << "failed to create
+     * cuFFT batched plan:" << ret, tensorflow/tensorflow tensorflow/
+     * stream_executor/cuda/cuda_fft.cc, find_string hit); 2 is
+     * CUFFT_ALLOC_FAILED (cufft.h), the plan's work area not allocated
+     * (tensorflow/tensorflow#8710). Other codes (5, CUFFT_INTERNAL_ERROR)
+     * are no OOM and match no row. (nonpt20) */
+    {.kind = "cuda-library",
+     .framework = "cuda",
+     .any = {"cuFFT batched plan:2", "cuFFT batched plan: 2"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* THC's cuBLAS handle creation: "cublas runtime error : resource
      * allocation failed at .../THCGeneral.cpp:250". */

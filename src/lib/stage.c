@@ -472,6 +472,15 @@ static const struct stage_word frame_words[] = {
      * above any Python error an R session relays, is no module call
      * (scverse/rapids-singlecell#631 = heldout47 h47-13). */
     {"_call_impl", OOM_STAGE_FORWARD, W}, {"_wrapped_call_impl", OOM_STAGE_FORWARD, W},
+    /* Caffe's glog stacks (BVLC/caffe src/caffe/solver.cpp, net.cpp):
+     * Solver::Init builds the nets (InitTrainNet, InitTestNets, Net::Init,
+     * each layer's LayerSetUp allocating its blobs: load, BVLC/caffe#3744);
+     * Solver::TestAll and Test run the test nets' forwards every
+     * test_interval: an evaluation around the Forward frames inside it
+     * (BVLC/caffe#6289). (nonpt20) */
+    {"::InitTestNets(", OOM_STAGE_LOAD, false}, {"::InitTrainNet(", OOM_STAGE_LOAD, false},
+    {"caffe::Net<>::Init(", OOM_STAGE_LOAD, false}, {"::LayerSetUp(", OOM_STAGE_LOAD, false},
+    {"Solver<>::TestAll(", OOM_STAGE_EVAL, false}, {"Solver<>::Test(", OOM_STAGE_EVAL, false},
     {"Forward_gpu", OOM_STAGE_FORWARD, false},
     {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
     {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
