@@ -2,6 +2,7 @@
  * training stages (see stage.h). The first guide's reading rule: the last
  * lines before the error tell the stage; frames are the most precise. */
 #include "lib/stage.h"
+#include "lib/steps.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -2017,6 +2018,17 @@ bool stage_line_is_header(const char *body, size_t len)
     return !kaldi_header(s, n, &(const char *){0}, &(size_t){0}) && header_line(s, n, i);
 }
 
+/* Caffe's solver records (BVLC/caffe src/caffe/solver.cpp: "    Train net
+ * output #" << j << ": " << output_name << " = " ..., and "    Test net
+ * output #" in Solver::Test), indented by the solver. (nonpt20) */
+static bool solver_record(const char *s, size_t n)
+{
+    static const char *const records[] = {"Train net output #", "Test net output #"};
+    for (size_t r = 0; r < sizeof records / sizeof records[0]; r++)
+        if (starts(s, n, records[r])) return true;
+    return false;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -2061,6 +2073,12 @@ enum stage_line stage_line_kind(const char *body, size_t len)
      * mAP50-95:  35%|###4      | 55/157 [00:21<00:39,  2.58it/s]",
      * ultralytics/yolov5:val.py@5081342f) */
     if (i > 0 && (bar_without_description(s, n) || tqdm_bar(s, n) || metrics_record(s, n))) return STAGE_LINE_OTHER;
+    /* a trainer's own indented records: Darknet's iteration line (" 7017:
+     * 4.85, 4.93 avg loss, 0.002 rate, ...", printed "\n %d: ...") and
+     * Caffe's solver outputs ("    Train net output #0: loss = 7.87 (* 1 =
+     * 7.87 loss)", solver.cpp's LOG(INFO) << "    " << ...) are log lines,
+     * no traceback's code (nonpt20) */
+    if (i > 0 && (steps_darknet_line(s, n) || solver_record(s, n))) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -4187,7 +4205,9 @@ bool stage_training_line(const char *text, size_t len)
 {
     for (size_t i = 0; i < sizeof train_words / sizeof train_words[0]; i++)
         if (has_cue(text, len, &train_words[i])) return true;
-    return epoch_line(text, len);
+    /* Darknet's per-iteration record (steps_darknet_line): "Loading
+     * weights ... Done!" above it ran before the loop (nonpt20) */
+    return epoch_line(text, len) || steps_darknet_line(text, len);
 }
 
 /* one of the next two words after a verb names a data set

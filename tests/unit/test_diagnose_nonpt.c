@@ -17,6 +17,7 @@
 
 #include "lib/oom.h"
 #include "lib/scan.h"
+#include "lib/steps.h"
 #include "scan_fixture.h"
 
 static const char *primary_stage(const char *log)
@@ -144,6 +145,73 @@ static void test_tf_cufft_plan_status(void **state)
     expect_no_gpu_oom("E tensorflow/stream_executor/cuda/cuda_fft.cc:261] failed to make cuFFT batched plan:21\n");
 }
 
+/* Darknet's training record, "%d: %f, %f avg loss, %f rate, %lf seconds,
+ * %d images" (AlexeyAB/darknet src/detector.c; pjreddie's "%f avg, %f
+ * rate"): the iteration is the step, and a "Loading weights ... Done!"
+ * above the records ran before the loop (AlexeyAB/darknet#1145's log: the
+ * loop at iteration 7017 when check_error's assertion fired). Printed
+ * "\n %d: ...", so the record is indented: a log line, no code. */
+static void test_darknet_iterations(void **state)
+{
+    (void)state;
+    struct steps_point pt;
+    const char *ab = " 7017: 4.850285, 4.927210 avg loss, 0.002000 rate, 3.594010 seconds, 898176 images";
+    assert_true(steps_parse_line(ab, strlen(ab), &pt) & STEPS_STEP);
+    assert_int_equal(pt.step, 7017);
+    assert_true(pt.loss > 4.85 && pt.loss < 4.851);
+    const char *pj = "401: 2.331034, 2.505618 avg, 0.001000 rate, 3.151306 seconds, 25664 images";
+    assert_true(steps_parse_line(pj, strlen(pj), &pt) & STEPS_STEP);
+    assert_int_equal(pt.step, 401);
+    /* guard: a numbered list of figures is no record */
+    const char *list = "2: 0.5, 0.7 average";
+    assert_false(steps_parse_line(list, strlen(list), &pt) & STEPS_STEP);
+    assert_false(steps_darknet_line(list, strlen(list)));
+
+    const char *issue1145 =
+        "Loading weights from backup/yolov3.backup...Done!\n"
+        " 7001: 4.980769, 4.980769 avg loss, 0.002000 rate, 3.618616 seconds, 896128 images\n"
+        " 7002: 5.389543, 5.021646 avg loss, 0.002000 rate, 3.630440 seconds, 896256 images\n"
+        " 7017: 4.850285, 4.927210 avg loss, 0.002000 rate, 3.594010 seconds, 898176 images\n"
+        "darknet: ./src/cuda.c:36: check_error: Assertion `0' failed.\n";
+    struct oom_report rep;
+    scan_log(issue1145, &rep);
+    assert_true(rep.primary < 0); /* the assertion names no cause */
+    assert_true(rep.n_events >= 1);
+    assert_int_equal(rep.events[0].step, 7017);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "unknown");
+    oom_report_release(&rep);
+    /* guard: the weights loading with no iteration after it stays load */
+    const char *loading = "Loading weights from darknet53.conv.74...Done!\n"
+                          "CUDA Error: out of memory\n"
+                          "darknet: ./src/cuda.c:36: check_error: Assertion `0' failed.\n";
+    assert_string_equal(primary_stage(loading), "load");
+}
+
+/* Caffe's solver indents its output records ("    Test net output #1:
+ * loss = 7.87291 (* 1 = 7.87291 loss)" under its glog header): right above
+ * the failure such a line read as a traceback's code line, its "loss =
+ * ... * 1" as the model's math, forward. It is the finished test pass's
+ * report (Cysu/dgd_person_reid#1: the failure came after it, at the
+ * first training iteration): no stage. */
+static void test_caffe_solver_record_no_code(void **state)
+{
+    (void)state;
+    const char *issue1 =
+        "I0516 02:08:09.886698  5662 solver.cpp:221] Iteration 0, loss = 7.87508\n"
+        "I0516 02:08:09.886761  5662 solver.cpp:236]     Train net output #0: loss = 7.87812 (* 1 = 7.87812 loss)\n"
+        "I0516 02:08:09.886782  5662 solver.cpp:542] Iteration 0, lr = 0.1\n"
+        "I0516 02:08:09.908810  5661 solver.cpp:373]     Test net output #0: accuracy = 0\n"
+        "I0516 02:08:09.908860  5661 solver.cpp:373]     Test net output #1: loss = 7.87291 (* 1 = 7.87291 loss)\n"
+        "F0516 02:08:10.520869  5661 syncedmem.cpp:51] Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n"
+        "*** Check failure stack trace: ***\n"
+        "    @     0x7f085e6939fd  google::LogMessage::Fail()\n";
+    assert_string_equal(primary_stage(issue1), "unknown");
+    /* guard: a real code line right above a message still reads as code */
+    const char *code = "    output = net.forward(inputs)\n"
+                       "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n";
+    assert_string_equal(primary_stage(code), "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -151,6 +219,8 @@ int main(void)
         cmocka_unit_test(test_caffe_solver_test_eval),
         cmocka_unit_test(test_xla_new_constant),
         cmocka_unit_test(test_tf_cufft_plan_status),
+        cmocka_unit_test(test_darknet_iterations),
+        cmocka_unit_test(test_caffe_solver_record_no_code),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
