@@ -3693,6 +3693,18 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
             return OOM_STAGE_LOAD;
     }
     if (input_queue_node(name, n, op, opn)) return OOM_STAGE_DATA;
+    /* a whole tf.function, no scope inside a model: TF 2's call op
+     * ("Detected at node StatefulPartitionedCall", "[[{{node
+     * PartitionedCall}}]]") and Keras' training step ("[Op:__inference_
+     * train_function_5913]", tf_keras/engine/training.py
+     * make_train_function: forward, gradient and update in one function)
+     * name the step, no one stage of it; a node inside it ("Stateful
+     * PartitionedCall/gradient_tape/...") is read by its scopes as before
+     * (nonpt20) */
+    static const char *const whole_calls[] = {"StatefulPartitionedCall", "PartitionedCall"};
+    for (size_t i = 0; i < sizeof whole_calls / sizeof whole_calls[0]; i++)
+        if (n == strlen(whole_calls[i]) && memcmp(name, whole_calls[i], n) == 0) return OOM_STAGE_UNKNOWN;
+    if (has(name, n, "_train_function_")) return OOM_STAGE_UNKNOWN;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (has(name, n, names[i].word) || (op && has(op, opn, names[i].word)))
             return names[i].stage;

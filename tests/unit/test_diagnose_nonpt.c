@@ -212,6 +212,55 @@ static void test_caffe_solver_record_no_code(void **state)
     assert_string_equal(primary_stage(code), "forward");
 }
 
+/* A node that is a whole tf.function, no scope inside the model: Keras 3
+ * fits through one traced function (keras-team/keras keras/src/backend/
+ * tensorflow/trainer.py: make_train_function's one_step_on_iterator /
+ * multi_step_on_iterator, called as TF 2's StatefulPartitionedCall), Keras
+ * 2 through "train_function" (tf_keras/engine/training.py
+ * make_train_function, "[Op:__inference_train_function_N]"). The
+ * failure's node names the whole step, forward, gradient and update: no
+ * one stage (as a training bar without frames). It read forward before,
+ * as any other scope does. Written in the shape Keras 3 under TF 2.18
+ * prints (the header, the "Detected at node" stack of Keras' own frames,
+ * the node and the op). */
+static void test_tf_whole_function_node(void **state)
+{
+    (void)state;
+    const char *fit =
+        "ResourceExhaustedError: Graph execution error:\n"
+        "\n"
+        "Detected at node StatefulPartitionedCall defined at (most recent call last):\n"
+        "  File \"/usr/local/lib/python3.11/dist-packages/keras/src/backend/tensorflow/trainer.py\", line 371, in fit\n"
+        "\n"
+        "  File \"/usr/local/lib/python3.11/dist-packages/keras/src/backend/tensorflow/trainer.py\", line 219, in function\n"
+        "\n"
+        "  File \"/usr/local/lib/python3.11/dist-packages/keras/src/backend/tensorflow/trainer.py\", line 132, in "
+        "multi_step_on_iterator\n"
+        "\n"
+        "Out of memory while trying to allocate 53530461464 bytes.\n"
+        "\t [[{{node StatefulPartitionedCall}}]]\n"
+        " [Op:__inference_multi_step_on_iterator_130426]\n";
+    assert_string_equal(primary_stage(fit), "unknown");
+    const char *keras2 =
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+        "shape[16,64,64,64] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+        " [Op:__inference_train_function_5913]\n";
+    assert_string_equal(primary_stage(keras2), "unknown");
+    /* guards: a scope inside the function still names its stage; Keras'
+     * evaluate function stays eval */
+    const char *tape =
+        "W tensorflow/tsl/framework/bfc_allocator.cc:485] Allocator (GPU_0_bfc) ran out of memory trying to "
+        "allocate 4.00GiB (rounded to 4294967296)requested by op StatefulPartitionedCall/gradient_tape/model/"
+        "conv2d/Conv2DBackpropInput\n"
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: failed to allocate memory\n";
+    assert_string_equal(primary_stage(tape), "backward");
+    const char *test_fn =
+        "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+        "shape[16,64,64,64] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
+        " [Op:__inference_test_function_5913]\n";
+    assert_string_equal(primary_stage(test_fn), "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_tf_cufft_plan_status),
         cmocka_unit_test(test_darknet_iterations),
         cmocka_unit_test(test_caffe_solver_record_no_code),
+        cmocka_unit_test(test_tf_whole_function_node),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
