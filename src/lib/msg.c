@@ -620,6 +620,10 @@ static const struct msg_clause clauses_rmm[] = {
 /* near_own_line: the same figures on the message's own line too, where a
  * JSON or repr log keeps the newlines as "\n" escapes. */
 static const struct msg_near near_xgboost[] = {
+    /* the worker is the collective's rank (ThrowOOMError: "auto rank =
+     * xgboost::collective::GetRank(); ... on worker " << rank, rabit::GetRank()
+     * in 1.x; dmlc/xgboost#8292's Spark job: "on worker 3") (nonpt20) */
+    {"Memory allocation error on worker %d", MSG_F_RANK, 0, 0},
     {"- Requested memory: %s", MSG_F_REQUESTED, 0, 6},
     {"- Requested memory: %d", MSG_F_REQUESTED, 0, 6},
     {"- Free memory: %s", MSG_F_FREE, 0, 6},
@@ -2037,6 +2041,36 @@ static const struct msg_rule rules[] = {
      .need = {"OOM when allocating"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_tf},
+    /* TF's op kernel logging its allocator's failure by the status
+     * name ("W tensorflow/core/framework/op_kernel.cc:1733] RESOURCE_EXHAUSTED:
+     * failed to allocate memory", nextcloud/recognize#771): TensorFlow's,
+     * before the XLA row that reads any RESOURCE_EXHAUSTED. Only with the
+     * kernel's glog tag: the status words alone (a title) stay that row's,
+     * as before. (nonpt20) */
+    {.kind = "tensorflow",
+     .framework = "tensorflow",
+     .need = {"RESOURCE_EXHAUSTED: failed to allocate memory", "op_kernel.cc:"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_tf},
+    /* TensorFlow.js for Node throws the C API's status as "Invalid
+     * TF_Status: %u\nMessage: %s" (tensorflow/tfjs tfjs-node binding
+     * utils.h EnsureTFOK, find_string hit); 8 is TF_RESOURCE_EXHAUSTED,
+     * which TF's allocators raise ("Message: failed to allocate memory",
+     * nextcloud/recognize#771; "Message: OOM when allocating tensor ...",
+     * read by the row above when it is there). Other codes are other
+     * errors (3, "Invalid PNG data"). (nonpt20) */
+    {.kind = "tensorflow",
+     .framework = "tensorflow",
+     .any = {"Invalid TF_Status: 8"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tf,
      .near = near_tf},

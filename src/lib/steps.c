@@ -425,7 +425,13 @@ static void rule_reserved(struct scan *sc, size_t i)
  * Not an error's "out of memory:101" (ArrayFire's code, h24-09): no reading. */
 static void rule_memory(struct scan *sc, size_t i)
 {
-    static const char *const error_words[] = {"of", NULL};
+    /* "Free memory: 7.75GiB" and "Total memory: 8.00GiB" (TF 1.x's device
+     * properties at start-up), XGBoost's "- Free memory: 224067584" /
+     * "- Requested memory: 878511352" under its allocation error
+     * (dmlc/xgboost#8292): the device's figures or a request, no memory
+     * the run holds; nor is a serving engine's KV-cache budget ("Available
+     * KV cache memory: 64.27 GiB", vLLM's gpu_worker) (nonpt20) */
+    static const char *const error_words[] = {"of", "free", "requested", "total", "available", "cache", NULL};
     if (sc->saw_cpu || prev_word_is(sc, error_words)) return;
     size_t j = skip_blanks(sc, i);
     if (j >= sc->n || (sc->s[j] != ':' && sc->s[j] != '=')) return;

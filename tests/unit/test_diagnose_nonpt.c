@@ -261,6 +261,41 @@ static void test_tf_whole_function_node(void **state)
     assert_string_equal(primary_stage(test_fn), "eval");
 }
 
+/* XGBoost's allocation error names the collective's rank ("on worker "
+ * << xgboost::collective::GetRank(), dmlc/xgboost src/common/
+ * device_helpers.cu ThrowOOMError) and puts the free memory and the
+ * request under it: dmlc/xgboost#8292's Spark job, worker 3. Those two
+ * lines are no memory the run holds: they made a "growing" memory trend
+ * of 213.69 TiB -> 837.81 TiB (a bare count read as MiB), as TF 1.x's
+ * start-up "Total memory: 8.00GiB" / "Free memory: 7.75GiB" did. */
+static void test_xgboost_worker_rank_and_figures(void **state)
+{
+    (void)state;
+    const char *issue8292 =
+        "2022-09-29 22:22:41,591 ERROR [Executor task launch worker for task 1.0 in stage 6.0 (TID 204)] "
+        "XGBoostSpark (XGBoost.scala:buildDistributedBooster(358)) - XGBooster worker 1 has failed 0 times due to\n"
+        "ml.dmlc.xgboost4j.java.XGBoostError: [22:22:41] /workspace/src/tree/updater_gpu_hist.cu:712: Exception in "
+        "gpu_hist: [22:22:41] /workspace/jvm-packages/xgboost4j-gpu/src/native/../../../../src/common/"
+        "device_helpers.cuh:428: Memory allocation error on worker 3: Caching allocator\n"
+        "- Free memory: 224067584\n"
+        "- Requested memory: 878511352\n";
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(issue8292, &rep);
+    assert_int_equal(e->rank, 3);
+    assert_int_equal(e->bytes.requested, 878511352);
+    assert_int_equal(e->bytes.free, 224067584);
+    oom_report_release(&rep);
+    struct steps_point pt;
+    const char *lines[] = {"- Free memory: 224067584", "- Requested memory: 878511352",
+                           "Total memory: 8.00GiB", "Free memory: 7.75GiB"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        assert_false(steps_parse_line(lines[i], strlen(lines[i]), &pt) &
+                     (STEPS_MEM | STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED));
+    /* guard: a run's own memory figure still reads */
+    const char *own = "step 10, loss 0.5, memory: 12.5GiB";
+    assert_true(steps_parse_line(own, strlen(own), &pt) & (STEPS_MEM | STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +306,7 @@ int main(void)
         cmocka_unit_test(test_darknet_iterations),
         cmocka_unit_test(test_caffe_solver_record_no_code),
         cmocka_unit_test(test_tf_whole_function_node),
+        cmocka_unit_test(test_xgboost_worker_rank_and_figures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
