@@ -877,6 +877,11 @@ static const struct stage_word context_words[] = {
      * the set was opened */
     {" in replica ", OOM_STAGE_FORWARD, false}, {"in DataLoader worker process", OOM_STAGE_DATA, false},
     {"in pin memory thread", OOM_STAGE_DATA, false},
+    /* Caffe's solver testing its test nets every test_interval, inside
+     * training ("Iteration 0, Testing net (#0)", BVLC/caffe src/caffe/
+     * solver.cpp Solver::Test; Cysu/dgd_person_reid#1): an evaluation, not
+     * the inference a tool's "Testing ..." names (nonpt20) */
+    {"Testing net (#", OOM_STAGE_EVAL, false},
     /* Training libraries' own phase lines, from their sources (issue 12's
      * phase-line audit, tests/unit/test_diagnose_phasetrain.c). Above the
      * older rows: "Tokenizer is initialized" is set-up, not tokenizing;

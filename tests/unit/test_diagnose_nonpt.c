@@ -296,6 +296,25 @@ static void test_xgboost_worker_rank_and_figures(void **state)
     assert_true(steps_parse_line(own, strlen(own), &pt) & (STEPS_MEM | STEPS_PEAK_ALLOC | STEPS_PEAK_RESERVED));
 }
 
+/* Caffe's solver tests its test nets inside training: "Iteration 0,
+ * Testing net (#0)" (BVLC/caffe solver.cpp Solver::Test; the line
+ * Cysu/dgd_person_reid#1's log opens its test pass with) right above the
+ * failure is an evaluation; it read forward, as a tool's "Testing ..."
+ * (inference) does. */
+static void test_caffe_testing_net_eval(void **state)
+{
+    (void)state;
+    const char *testing =
+        "I0516 02:05:37.825336  5661 solver.cpp:258] Learning Rate Policy: stepdecr\n"
+        "I0516 02:05:37.868683  5661 solver.cpp:316] Iteration 0, Testing net (#0)\n"
+        "F0516 02:05:38.520869  5661 syncedmem.cpp:51] Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n";
+    assert_string_equal(primary_stage(testing), "eval");
+    /* guard: a tool's own "Testing ..." line stays forward */
+    const char *tool = "Testing the model on 20 images\n"
+                       "RuntimeError: CUDA error: out of memory\n";
+    assert_string_equal(primary_stage(tool), "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_caffe_solver_record_no_code),
         cmocka_unit_test(test_tf_whole_function_node),
         cmocka_unit_test(test_xgboost_worker_rank_and_figures),
+        cmocka_unit_test(test_caffe_testing_net_eval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
