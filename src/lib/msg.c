@@ -169,6 +169,13 @@ static const struct msg_clause clauses_jax[] = {
     {NULL, 0},
 };
 
+/* XLA's device constant (nonpt20): "Failed to allocate %d bytes for new
+ * constant" */
+static const struct msg_clause clauses_xla_constant[] = {
+    {"Failed to allocate %d bytes for new constant", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_tf[] = {
     /* "shape[a,b]", older "shape [a,b]", TF 1.x "shape dim { size: 10 } dim { size: 10 }" */
     {"shape %S and type %t", MSG_F_SHAPE},
@@ -620,6 +627,10 @@ static const struct msg_clause clauses_rmm[] = {
 /* near_own_line: the same figures on the message's own line too, where a
  * JSON or repr log keeps the newlines as "\n" escapes. */
 static const struct msg_near near_xgboost[] = {
+    /* the worker is the collective's rank (ThrowOOMError: "auto rank =
+     * xgboost::collective::GetRank(); ... on worker " << rank, rabit::GetRank()
+     * in 1.x; dmlc/xgboost#8292's Spark job: "on worker 3") (nonpt20) */
+    {"Memory allocation error on worker %d", MSG_F_RANK, 0, 0},
     {"- Requested memory: %s", MSG_F_REQUESTED, 0, 6},
     {"- Requested memory: %d", MSG_F_REQUESTED, 0, 6},
     {"- Free memory: %s", MSG_F_FREE, 0, 6},
@@ -2038,6 +2049,36 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_tf,
      .near = near_tf},
+    /* TF's op kernel logging its allocator's failure by the status
+     * name ("W tensorflow/core/framework/op_kernel.cc:1733] RESOURCE_EXHAUSTED:
+     * failed to allocate memory", nextcloud/recognize#771): TensorFlow's,
+     * before the XLA row that reads any RESOURCE_EXHAUSTED. Only with the
+     * kernel's glog tag: the status words alone (a title) stay that row's,
+     * as before. (nonpt20) */
+    {.kind = "tensorflow",
+     .framework = "tensorflow",
+     .need = {"RESOURCE_EXHAUSTED: failed to allocate memory", "op_kernel.cc:"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_tf},
+    /* TensorFlow.js for Node throws the C API's status as "Invalid
+     * TF_Status: %u\nMessage: %s" (tensorflow/tfjs tfjs-node binding
+     * utils.h EnsureTFOK, find_string hit); 8 is TF_RESOURCE_EXHAUSTED,
+     * which TF's allocators raise ("Message: failed to allocate memory",
+     * nextcloud/recognize#771; "Message: OOM when allocating tensor ...",
+     * read by the row above when it is there). Other codes are other
+     * errors (3, "Invalid PNG data"). (nonpt20) */
+    {.kind = "tensorflow",
+     .framework = "tensorflow",
+     .any = {"Invalid TF_Status: 8"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tf,
+     .near = near_tf},
     {.kind = "tensorflow",
      .framework = "tensorflow",
      .need = {"ResourceExhaustedError"},
@@ -2087,6 +2128,21 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_jax,
      .near = near_jax},
+    /* XLA's GPU executor copying a program's constant to the device: the
+     * device allocation for it failed, "INTERNAL: Failed to allocate
+     * 98697216 bytes for new constant" (GpuExecutor::CreateOrShareConstant,
+     * openxla/xla xla/stream_executor/cuda/cuda_executor.cc, find_string
+     * hit; real: octo-models/octo#22, kalininalab/alphafold_non_docker#55).
+     * The status is INTERNAL, not RESOURCE_EXHAUSTED, so the row above
+     * misses it. (nonpt20) */
+    {.kind = "jax",
+     .framework = "jax",
+     .need = {"bytes for new constant", "Failed to allocate"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_xla_constant,
+     .near = near_none},
     /* XLA's buffer report, which it prints with an allocation
      * that failed for want of device memory ("Peak buffers:" / "Buffer 15:"
      * / "Size: 506.25MiB" / "Operator: ..." / "XLA Label: custom-call" /
@@ -2123,6 +2179,22 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_lib,
+     .near = near_none},
+    /* TensorFlow's cuFFT plan: "failed to create cuFFT batched plan:2" logs
+     * cufftPlanMany's status as a number (LOG(ERROR) << "failed to create
+     * cuFFT batched plan:" << ret, tensorflow/tensorflow tensorflow/
+     * stream_executor/cuda/cuda_fft.cc, find_string hit); 2 is
+     * CUFFT_ALLOC_FAILED (cufft.h), the plan's work area not allocated
+     * (tensorflow/tensorflow#8710). Other codes (5, CUFFT_INTERNAL_ERROR)
+     * are no OOM and match no row. (nonpt20) */
+    {.kind = "cuda-library",
+     .framework = "cuda",
+     .any = {"cuFFT batched plan:2", "cuFFT batched plan: 2"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* THC's cuBLAS handle creation: "cublas runtime error : resource
      * allocation failed at .../THCGeneral.cpp:250". */

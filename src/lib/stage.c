@@ -2,6 +2,7 @@
  * training stages (see stage.h). The first guide's reading rule: the last
  * lines before the error tell the stage; frames are the most precise. */
 #include "lib/stage.h"
+#include "lib/steps.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -480,6 +481,15 @@ static const struct stage_word frame_words[] = {
      * above any Python error an R session relays, is no module call
      * (scverse/rapids-singlecell#631 = heldout47 h47-13). */
     {"_call_impl", OOM_STAGE_FORWARD, W}, {"_wrapped_call_impl", OOM_STAGE_FORWARD, W},
+    /* Caffe's glog stacks (BVLC/caffe src/caffe/solver.cpp, net.cpp):
+     * Solver::Init builds the nets (InitTrainNet, InitTestNets, Net::Init,
+     * each layer's LayerSetUp allocating its blobs: load, BVLC/caffe#3744);
+     * Solver::TestAll and Test run the test nets' forwards every
+     * test_interval: an evaluation around the Forward frames inside it
+     * (BVLC/caffe#6289). (nonpt20) */
+    {"::InitTestNets(", OOM_STAGE_LOAD, false}, {"::InitTrainNet(", OOM_STAGE_LOAD, false},
+    {"caffe::Net<>::Init(", OOM_STAGE_LOAD, false}, {"::LayerSetUp(", OOM_STAGE_LOAD, false},
+    {"Solver<>::TestAll(", OOM_STAGE_EVAL, false}, {"Solver<>::Test(", OOM_STAGE_EVAL, false},
     {"Forward_gpu", OOM_STAGE_FORWARD, false},
     {"pre_forward", OOM_STAGE_FORWARD, false}, {", in new_forward", OOM_STAGE_FORWARD, false},
     {"::Forward", OOM_STAGE_FORWARD, false}, {"ForwardAlgorithm", OOM_STAGE_FORWARD, false},
@@ -875,6 +885,11 @@ static const struct stage_word context_words[] = {
      * the set was opened */
     {" in replica ", OOM_STAGE_FORWARD, false}, {"in DataLoader worker process", OOM_STAGE_DATA, false},
     {"in pin memory thread", OOM_STAGE_DATA, false},
+    /* Caffe's solver testing its test nets every test_interval, inside
+     * training ("Iteration 0, Testing net (#0)", BVLC/caffe src/caffe/
+     * solver.cpp Solver::Test; Cysu/dgd_person_reid#1): an evaluation, not
+     * the inference a tool's "Testing ..." names (nonpt20) */
+    {"Testing net (#", OOM_STAGE_EVAL, false},
     /* Training libraries' own phase lines, from their sources (issue 12's
      * phase-line audit, tests/unit/test_diagnose_phasetrain.c). Above the
      * older rows: "Tokenizer is initialized" is set-up, not tokenizing;
@@ -2030,6 +2045,17 @@ bool stage_line_is_header(const char *body, size_t len)
     return !kaldi_header(s, n, &(const char *){0}, &(size_t){0}) && header_line(s, n, i);
 }
 
+/* Caffe's solver records (BVLC/caffe src/caffe/solver.cpp: "    Train net
+ * output #" << j << ": " << output_name << " = " ..., and "    Test net
+ * output #" in Solver::Test), indented by the solver. (nonpt20) */
+static bool solver_record(const char *s, size_t n)
+{
+    static const char *const records[] = {"Train net output #", "Test net output #"};
+    for (size_t r = 0; r < sizeof records / sizeof records[0]; r++)
+        if (starts(s, n, records[r])) return true;
+    return false;
+}
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -2074,6 +2100,12 @@ enum stage_line stage_line_kind(const char *body, size_t len)
      * mAP50-95:  35%|###4      | 55/157 [00:21<00:39,  2.58it/s]",
      * ultralytics/yolov5:val.py@5081342f) */
     if (i > 0 && (bar_without_description(s, n) || tqdm_bar(s, n) || metrics_record(s, n))) return STAGE_LINE_OTHER;
+    /* a trainer's own indented records: Darknet's iteration line (" 7017:
+     * 4.85, 4.93 avg loss, 0.002 rate, ...", printed "\n %d: ...") and
+     * Caffe's solver outputs ("    Train net output #0: loss = 7.87 (* 1 =
+     * 7.87 loss)", solver.cpp's LOG(INFO) << "    " << ...) are log lines,
+     * no traceback's code (nonpt20) */
+    if (i > 0 && (steps_darknet_line(s, n) || solver_record(s, n))) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -3772,6 +3804,18 @@ static enum oom_stage tf_name_stage(const char *name, size_t n, const char *op, 
             return OOM_STAGE_LOAD;
     }
     if (input_queue_node(name, n, op, opn)) return OOM_STAGE_DATA;
+    /* a whole tf.function, no scope inside a model: TF 2's call op
+     * ("Detected at node StatefulPartitionedCall", "[[{{node
+     * PartitionedCall}}]]") and Keras' training step ("[Op:__inference_
+     * train_function_5913]", tf_keras/engine/training.py
+     * make_train_function: forward, gradient and update in one function)
+     * name the step, no one stage of it; a node inside it ("Stateful
+     * PartitionedCall/gradient_tape/...") is read by its scopes as before
+     * (nonpt20) */
+    static const char *const whole_calls[] = {"StatefulPartitionedCall", "PartitionedCall"};
+    for (size_t i = 0; i < sizeof whole_calls / sizeof whole_calls[0]; i++)
+        if (n == strlen(whole_calls[i]) && memcmp(name, whole_calls[i], n) == 0) return OOM_STAGE_UNKNOWN;
+    if (has(name, n, "_train_function_")) return OOM_STAGE_UNKNOWN;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (has(name, n, names[i].word) || (op && has(op, opn, names[i].word)))
             return names[i].stage;
@@ -4294,7 +4338,9 @@ bool stage_training_line(const char *text, size_t len)
 {
     for (size_t i = 0; i < sizeof train_words / sizeof train_words[0]; i++)
         if (has_cue(text, len, &train_words[i])) return true;
-    return epoch_line(text, len);
+    /* Darknet's per-iteration record (steps_darknet_line): "Loading
+     * weights ... Done!" above it ran before the loop (nonpt20) */
+    return epoch_line(text, len) || steps_darknet_line(text, len);
 }
 
 /* one of the next two words after a verb names a data set

@@ -425,7 +425,13 @@ static void rule_reserved(struct scan *sc, size_t i)
  * Not an error's "out of memory:101" (ArrayFire's code, h24-09): no reading. */
 static void rule_memory(struct scan *sc, size_t i)
 {
-    static const char *const error_words[] = {"of", NULL};
+    /* "Free memory: 7.75GiB" and "Total memory: 8.00GiB" (TF 1.x's device
+     * properties at start-up), XGBoost's "- Free memory: 224067584" /
+     * "- Requested memory: 878511352" under its allocation error
+     * (dmlc/xgboost#8292): the device's figures or a request, no memory
+     * the run holds; nor is a serving engine's KV-cache budget ("Available
+     * KV cache memory: 64.27 GiB", vLLM's gpu_worker) (nonpt20) */
+    static const char *const error_words[] = {"of", "free", "requested", "total", "available", "cache", NULL};
     if (sc->saw_cpu || prev_word_is(sc, error_words)) return;
     size_t j = skip_blanks(sc, i);
     if (j >= sc->n || (sc->s[j] != ':' && sc->s[j] != '=')) return;
@@ -676,6 +682,45 @@ static void rule_yolo_row(struct scan *sc, size_t i)
     }
 }
 
+/* Darknet's training line: "7017: 4.850285, 4.927210 avg loss, 0.002000
+ * rate, 3.594010 seconds, 898176 images" (AlexeyAB/darknet
+ * src/detector.c: "%d: %f, %f avg loss, %f rate, %lf seconds, %d images";
+ * pjreddie/darknet examples/detector.c: "%ld: %f, %f avg, %f rate, ..."):
+ * the iteration, the batch's loss, then its running average. The words
+ * "avg" and "rate" in their places make it one; a numbered list ("2: 0.5,
+ * 0.7") is not. (nonpt20) */
+static void rule_darknet_row(struct scan *sc, size_t i)
+{
+    long iteration;
+    size_t k = read_long(sc, i, &iteration);
+    if (k == 0 || i + k >= sc->n || sc->s[i + k] != ':') return;
+    size_t j = skip_blanks(sc, i + k + 1);
+    double loss, avg, rate;
+    bool nonfinite = false;
+    size_t m = read_double(sc, j, &loss, &nonfinite);
+    if (m == 0 || j + m >= sc->n || sc->s[j + m] != ',') return;
+    j = skip_blanks(sc, j + m + 1);
+    m = read_double(sc, j, &avg, NULL);
+    if (m == 0) return;
+    j = skip_blanks(sc, j + m);
+    if (!word_at(sc->s, sc->n, j, "avg")) return;
+    j += 3;
+    j = skip_blanks(sc, j);
+    if (word_at(sc->s, sc->n, j, "loss")) j = skip_blanks(sc, j + 4);
+    if (j >= sc->n || sc->s[j] != ',') return;
+    j = skip_blanks(sc, j + 1);
+    m = read_double(sc, j, &rate, NULL);
+    if (m == 0) return;
+    j = skip_blanks(sc, j + m);
+    if (!word_at(sc->s, sc->n, j, "rate")) return;
+    set_step(sc, iteration);
+    if (!(sc->pt->fields & STEPS_LOSS)) {
+        sc->pt->fields |= STEPS_LOSS;
+        sc->pt->loss = loss;
+        sc->pt->loss_nonfinite = nonfinite;
+    }
+}
+
 static size_t skip_escape(const char *s, size_t n, size_t i)
 {
     /* ESC [ params final (CSI), or ESC + one byte. */
@@ -754,6 +799,19 @@ static void point_clear(struct steps_point *pt)
     pt->peak_alloc = pt->peak_reserved = pt->mem = -1;
 }
 
+bool steps_darknet_line(const char *line, size_t len)
+{
+    struct steps_point pt;
+    point_clear(&pt);
+    if (!line || len == 0) return false;
+    last_segment(&line, &len);
+    struct scan sc = {.s = line, .n = len, .pt = &pt};
+    size_t first = skip_blanks(&sc, 0);
+    if (first >= len || !isdigit((unsigned char)line[first])) return false;
+    rule_darknet_row(&sc, first);
+    return (pt.fields & STEPS_STEP) != 0;
+}
+
 unsigned steps_parse_line(const char *line, size_t len, struct steps_point *pt)
 {
     pthread_once(&rules_once, index_rules);
@@ -768,6 +826,7 @@ unsigned steps_parse_line(const char *line, size_t len, struct steps_point *pt)
     if (first < len && line[first] == '[') rule_notebook_bar(&sc, first);
     if (first < len && isdigit((unsigned char)line[first])) {
         rule_yolo_row(&sc, first);
+        rule_darknet_row(&sc, first);
         rule_bar(&sc, first, first);
     }
     scan_words(&sc);

@@ -48,6 +48,10 @@ struct steps_point {
  * not the loss; HF Trainer's final {'train_runtime': ...} dict is not a
  * point; evaluation progress bars give no step. */
 unsigned steps_parse_line(const char *line, size_t len, struct steps_point *pt);
+/* the line is Darknet's training record ("7017: 4.850285, 4.927210 avg
+ * loss, 0.002000 rate, 3.59 seconds, 898176 images"): an iteration of the
+ * training loop, which spans forward, backward and the update (nonpt20). */
+bool steps_darknet_line(const char *line, size_t len);
 
 enum steps_trend {
     STEPS_TREND_TOO_FEW,   /* fewer than 3 points */
