@@ -180,11 +180,18 @@ static void test_darknet_iterations(void **state)
     assert_int_equal(rep.events[0].step, 7017);
     assert_string_equal(oom_stage_name(rep.events[0].stage), "unknown");
     oom_report_release(&rep);
-    /* guard: the weights loading with no iteration after it stays load */
-    const char *loading = "Loading weights from darknet53.conv.74...Done!\n"
+    /* guard: the weights loading, not said to be done, with no iteration
+     * after it stays load */
+    const char *loading = "Loading weights from darknet53.conv.74...\n"
                           "CUDA Error: out of memory\n"
                           "darknet: ./src/cuda.c:36: check_error: Assertion `0' failed.\n";
     assert_string_equal(primary_stage(loading), "load");
+    /* and once it says "Done!", the loading is over (open55's
+     * stage_phase_over): what failed came after it */
+    const char *loaded = "Loading weights from darknet53.conv.74...Done!\n"
+                         "CUDA Error: out of memory\n"
+                         "darknet: ./src/cuda.c:36: check_error: Assertion `0' failed.\n";
+    assert_string_equal(primary_stage(loaded), "unknown");
 }
 
 /* Caffe's solver indents its output records ("    Test net output #1:
