@@ -3830,11 +3830,18 @@ static const struct msg_rule rules[] = {
      * the library's failure wordings, not cudnn-frontend's "Warning:
      * CUDNN_STATUS_NOT_SUPPORTED; Reason: ..." as it drops one engine, nor
      * PyTorch's "Plan failed with a cudnnException" warning (it falls back
-     * to another plan). (open55) */
+     * to another plan). (open55) Lua Torch's cudnn.torch raises the same
+     * statuses as "Error in CuDNN: CUDNN_STATUS_NOT_SUPPORTED
+     * (cudnnConvolutionBackwardData)" (cudnn/find.lua, init.lua errcheck;
+     * soumith/cudnn.torch#384 = heldout56 h56-34, its comment's
+     * cudnnConvolutionBackwardFilter; fmassa/object-detection.torch#19,
+     * "(cudnnSetFilterNdDescriptor)"), its failing function naming the
+     * pass. (open56) */
     {.kind = "cudnn-unsupported",
      .framework = "cuda",
      .any = {"CUDNN failure 9: CUDNN_STATUS_NOT_SUPPORTED", "CUDNN failure 3: CUDNN_STATUS_BAD_PARAM",
-             "CUDNN error(9), CUDNN_STATUS_NOT_SUPPORTED", "CUDNN error(3), CUDNN_STATUS_BAD_PARAM"},
+             "CUDNN error(9), CUDNN_STATUS_NOT_SUPPORTED", "CUDNN error(3), CUDNN_STATUS_BAD_PARAM",
+             "Error in CuDNN: CUDNN_STATUS_NOT_SUPPORTED", "Error in CuDNN: CUDNN_STATUS_BAD_PARAM"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
