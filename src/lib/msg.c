@@ -3278,6 +3278,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_any,
      .near = near_none},
+    /* PyTorch's message cut inside "out", where a paste or a thread's
+     * stored excerpt ends: the exception's line with nothing after the cut
+     * ("RuntimeError: CUDA ou" at the end of rosinality/stylegan2-pytorch
+     * #110 = heldout56 h56-67, under the R1 penalty's backward; cut after
+     * "CUDA out" in heldout14 h14-40 and after "CUDA out of" in heldout3
+     * g04 and heldout5 h5-12, a rule above). After the class-name rules: a
+     * line that names the class ("torch.cuda.OutOfMemoryError: CUDA o") is
+     * theirs, its wrap read on. Only an error's line
+     * ("...Error: CUDA o"), only at the line's end. (open56) */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .any = {"Error: CUDA o", "Error: CUDA ou", "Error: CUDA out"},
+     .end_not = " abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:",
+     .cut_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during
      * backward()", "Cuda OOM error when saving batch", "Out of memory when

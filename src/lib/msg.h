@@ -150,6 +150,9 @@ struct msg_rule {
     bool standalone;       /* MSG_MENTION: an event without a traceback after it */
     const char *end_not;   /* bytes that may not follow the need/any string (an
                               except clause's "OutOfMemoryError:" or ")") */
+    bool cut_end;          /* the words were cut where the text ends: no line that
+                              goes on with letters follows (a wrap's rest, "ut of
+                              memory", would) */
     const char *shape;     /* a pattern (the clauses' syntax) the text must hold too: the
                               words with the figure they frame ("Allocation of %z failed
                               on ": a size, not "pinned host memory") */

