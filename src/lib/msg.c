@@ -3350,6 +3350,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_any,
      .near = near_none},
+    /* PyTorch's message cut inside "out", where a paste or a thread's
+     * stored excerpt ends: the exception's line with nothing after the cut
+     * ("RuntimeError: CUDA ou" at the end of rosinality/stylegan2-pytorch
+     * #110 = heldout56 h56-67, under the R1 penalty's backward; cut after
+     * "CUDA out" in heldout14 h14-40 and after "CUDA out of" in heldout3
+     * g04 and heldout5 h5-12, a rule above). After the class-name rules: a
+     * line that names the class ("torch.cuda.OutOfMemoryError: CUDA o") is
+     * theirs, its wrap read on. Only an error's line
+     * ("...Error: CUDA o"), only at the line's end. (open56) */
+    {.kind = "pytorch",
+     .framework = "pytorch",
+     .any = {"Error: CUDA o", "Error: CUDA ou", "Error: CUDA out"},
+     .end_not = " abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:",
+     .cut_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during
      * backward()", "Cuda OOM error when saving batch", "Out of memory when
@@ -3936,11 +3955,18 @@ static const struct msg_rule rules[] = {
      * the library's failure wordings, not cudnn-frontend's "Warning:
      * CUDNN_STATUS_NOT_SUPPORTED; Reason: ..." as it drops one engine, nor
      * PyTorch's "Plan failed with a cudnnException" warning (it falls back
-     * to another plan). (open55) */
+     * to another plan). (open55) Lua Torch's cudnn.torch raises the same
+     * statuses as "Error in CuDNN: CUDNN_STATUS_NOT_SUPPORTED
+     * (cudnnConvolutionBackwardData)" (cudnn/find.lua, init.lua errcheck;
+     * soumith/cudnn.torch#384 = heldout56 h56-34, its comment's
+     * cudnnConvolutionBackwardFilter; fmassa/object-detection.torch#19,
+     * "(cudnnSetFilterNdDescriptor)"), its failing function naming the
+     * pass. (open56) */
     {.kind = "cudnn-unsupported",
      .framework = "cuda",
      .any = {"CUDNN failure 9: CUDNN_STATUS_NOT_SUPPORTED", "CUDNN failure 3: CUDNN_STATUS_BAD_PARAM",
-             "CUDNN error(9), CUDNN_STATUS_NOT_SUPPORTED", "CUDNN error(3), CUDNN_STATUS_BAD_PARAM"},
+             "CUDNN error(9), CUDNN_STATUS_NOT_SUPPORTED", "CUDNN error(3), CUDNN_STATUS_BAD_PARAM",
+             "Error in CuDNN: CUDNN_STATUS_NOT_SUPPORTED", "Error in CuDNN: CUDNN_STATUS_BAD_PARAM"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,

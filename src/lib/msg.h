@@ -157,6 +157,9 @@ struct msg_rule {
     const char *moved_by[28]; /* not_after holds only where one of these verbs stands
                               earlier on the line ("moving optimizer states ... into
                               CPU memory"): "due to CPU memory" names a cause */
+    bool cut_end;          /* the words were cut where the text ends: no line that
+                              goes on with letters follows (a wrap's rest, "ut of
+                              memory", would) */
     const char *shape;     /* a pattern (the clauses' syntax) the text must hold too: the
                               words with the figure they frame ("Allocation of %z failed
                               on ": a size, not "pinned host memory") */

@@ -2551,7 +2551,11 @@ static size_t glue_previous(struct scan *s, const struct view *v, size_t *ls, si
     if (!prev_line(v, &a, &b) || b == a || b - a > MSG_BEFORE_MAX || le - *ls > CTX_MAX)
         return 0;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
-    if (n == 0 || is_message(msg_classify(s->line, n))) return 0;
+    if (n == 0) return 0;
+    /* a line whose words were cut where the text ends (cut_end) is no
+     * message alone when a line goes on below it */
+    const struct msg_rule *before = msg_classify(s->line, n);
+    if (is_message(before) && !before->cut_end) return 0;
     size_t m = msg_clean(v->p + *ls, le - *ls, SIZE_MAX, s->ctx, CTX_MAX);
     struct msg_prefix px;
     parse_prefix(v, *ls, le, s->ctx, m, &px);
@@ -2717,6 +2721,13 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
     count_to(s, v, ls);
     size_t n = read_message(s, v, ls, hit, &le);
     const struct msg_rule *r = classify_message(s, n);
+    /* words cut where the text ends, not where a wrap goes on with the
+     * rest of the word on the next line (read as the wrap's) */
+    if (r && r->cut_end) {
+        size_t k = le;
+        while (k < v->len && (v->p[k] == '\n' || v->p[k] == '\r')) k++;
+        if (k < v->len && k > le && isalpha((unsigned char)v->p[k])) r = NULL;
+    }
     if (!r || r->role == MSG_MENTION) {
         /* a wrap's second half ("ed: out of memory") reads as mere words */
         const struct msg_rule *mention = r;

@@ -4564,6 +4564,24 @@ static bool figure_item(const char *t, size_t n)
 
 static enum oom_stage pass_announcement(const char *t, size_t n);
 
+/* Another snake_case identifier ("no_batching", "top_p") on the line
+ * than the one starting at from: the line lists settings. */
+static bool other_snake_name(const char *text, size_t len, size_t from)
+{
+    for (size_t i = 0; i < len;) {
+        if (!ident(text[i]) || (i > 0 && ident(text[i - 1]))) {
+            i++;
+            continue;
+        }
+        size_t e = i;
+        while (e < len && ident(text[e])) e++;
+        if (i != from && e > i + 2 && memchr(text + i + 1, '_', e - i - 2) && isalpha((unsigned char)text[i]))
+            return true;
+        i = e;
+    }
+    return false;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -4635,6 +4653,20 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             /* a setting's key is no action ("load_best_model_at_end=True,",
              * "evaluation_strategy=steps," in a printed TrainingArguments) */
             if (e < len && text[e] == '=') break;
+            /* nor a snake_case name among other settings on its line: a
+             * script printing several settings as "key value" ("N_rand 2048
+             * no_batching True sample_rate 0.95", AD-NeRF's run_nerf.py =
+             * heldout56 h56-42, read generate), a printed struct ("BaseConfig
+             * { sample_len: 1000, temperature: 0.8, top_p: None, ...",
+             * candle's quantized-qwen3 example, heldout33 h33-112), nor a
+             * file's name ("Running inference_propainter.py", heldout28
+             * h28-39). One setting alone is the action's, printed as it
+             * starts (sd-scripts' "sample_steps: 30" under "generating
+             * sample images at step", test_diagnose_phasesci). (open56) */
+            if (memchr(text + i, '_', e - i) &&
+                ((e + 1 < len && text[e] == '.' && isalpha((unsigned char)text[e + 1])) ||
+                 other_snake_name(text, len, i)))
+                break;
             /* a printed record's key names a value, no action: a script's
              * DEBUG lines 'prediction: ""' / 'reference: "..."' printed
              * while it evaluates (h32-05) */
