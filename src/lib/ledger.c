@@ -1083,30 +1083,35 @@ size_t ledger_changed(const struct ledger_row *a, const struct ledger_row *b,
 
 /* ---- what changed in the command ---- */
 
-#define CMD_WORDS 256
 #define CUT_MARK "[...]" /* ends a change cut to fit */
 
-struct words {
-    const char *w[CMD_WORDS];
-    size_t len[CMD_WORDS], n;
-};
-
-static void split_words(const char *s, struct words *ws)
+/* Words split at spaces, walked in place: no copy and no limit on their
+ * number (a fixed table of 256 once hid a change past its end). */
+static const char *word_next(const char *s, size_t *len)
 {
-    ws->n = 0;
-    while (*s && ws->n < CMD_WORDS) {
-        while (*s == ' ') s++;
-        if (!*s) break;
-        const char *e = s;
-        while (*e && *e != ' ') e++;
-        ws->w[ws->n] = s, ws->len[ws->n++] = (size_t)(e - s);
-        s = e;
-    }
+    while (*s == ' ') s++;
+    *len = strcspn(s, " ");
+    return s;
 }
 
-static bool same_word(const struct words *a, size_t i, const struct words *b, size_t j)
+static size_t word_count(const char *s)
 {
-    return a->len[i] == b->len[j] && !memcmp(a->w[i], b->w[j], a->len[i]);
+    size_t n = 0, len;
+    for (s = word_next(s, &len); len; s = word_next(s + len, &len)) n++;
+    return n;
+}
+
+/* The word that ends before *end (start at or after begin): its start,
+ * *end moved to it; NULL when none is left. */
+static const char *word_prev(const char *begin, const char **end, size_t *len)
+{
+    const char *e = *end;
+    while (e > begin && e[-1] == ' ') e--;
+    const char *w = e;
+    while (w > begin && w[-1] != ' ') w--;
+    *len = (size_t)(e - w);
+    *end = w;
+    return *len ? w : NULL;
 }
 
 /* n bytes of p onto out (size bytes, used so far), cut to fit: *used
@@ -1128,32 +1133,40 @@ static void put(char *out, size_t size, size_t *used, const char *p, size_t n)
     out[*used] = '\0';
 }
 
-/* "... w[from..to) ..." onto out, the dots where words were left out. */
-static void span(char *out, size_t size, size_t *used, const struct words *ws, size_t from, size_t to)
+/* "... w[from..to) ..." onto out (s holds n words), the dots where words
+ * were left out. */
+static void span(char *out, size_t size, size_t *used, const char *s, size_t n, size_t from, size_t to)
 {
-    size_t start = *used;
+    size_t start = *used, len;
     if (from > 0) put(out, size, used, "...", 3);
-    for (size_t i = from; i < to; i++) {
+    const char *w = word_next(s, &len);
+    for (size_t i = 0; i < from; i++) w = word_next(w + len, &len);
+    for (size_t i = from; i < to; i++, w = word_next(w + len, &len)) {
         if (*used > start) put(out, size, used, " ", 1);
-        put(out, size, used, ws->w[i], ws->len[i]);
+        put(out, size, used, w, len);
     }
-    if (to < ws->n) put(out, size, used, " ...", 4);
+    if (to < n) put(out, size, used, " ...", 4);
 }
 
 bool ledger_command_change(const char *a, const char *b, char *out, size_t size)
 {
-    struct words wa, wb; /* 4 KiB each, on the stack: no state kept between calls */
-    split_words(a, &wa);
-    split_words(b, &wb);
-    size_t p = 0, s = 0, shorter = wa.n < wb.n ? wa.n : wb.n, used = 0;
-    while (p < shorter && same_word(&wa, p, &wb, p)) p++;
-    while (s < shorter - p && same_word(&wa, wa.n - 1 - s, &wb, wb.n - 1 - s)) s++;
+    size_t na = word_count(a), nb = word_count(b), shorter = na < nb ? na : nb, p = 0, s = 0, used = 0;
+    size_t la, lb;
+    for (const char *x = word_next(a, &la), *y = word_next(b, &lb);
+         p < shorter && la == lb && !memcmp(x, y, la); x = word_next(x + la, &la), y = word_next(y + lb, &lb))
+        p++;
+    const char *ea = a + strlen(a), *eb = b + strlen(b);
+    while (s < shorter - p) {
+        const char *x = word_prev(a, &ea, &la), *y = word_prev(b, &eb, &lb);
+        if (!x || !y || la != lb || memcmp(x, y, la)) break;
+        s++;
+    }
     if (size) out[0] = '\0';
-    if (p == wa.n && p == wb.n) return false;
+    if (p == na && p == nb) return false;
     size_t from = p > 0 ? p - 1 : 0;
-    span(out, size, &used, &wa, from, wa.n - s);
+    span(out, size, &used, a, na, from, na - s);
     put(out, size, &used, " -> ", 4);
-    span(out, size, &used, &wb, from, wb.n - s);
+    span(out, size, &used, b, nb, from, nb - s);
     if (used >= size && size > sizeof CUT_MARK) { /* cut: said so, on a character's first byte */
         size_t at = size - sizeof CUT_MARK;
         while (at > 0 && ((unsigned char)out[at] & 0xC0) == 0x80) at--;

@@ -1,6 +1,12 @@
 /* Fuzz target: any bytes parse as a ledger without over-reads, and every
- * parsed row survives format -> parse unchanged (round trip). */
+ * parsed row survives format -> parse unchanged (round trip). The change
+ * between two commands (report's and compare's ledger_command_change, over
+ * two rows' commands and over the input's first two lines) is said iff the
+ * words differ, whole in the size the header promises, and a cut to a
+ * smaller buffer is marked "[...]" on a character's first byte. */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +85,73 @@ static void in_pieces(const char *text, size_t size, int whole_rc, size_t whole_
     if (rc == 0 && keep_id && (ids.n != whole_ids->n || ids.hash != whole_ids->hash)) abort();
 }
 
+/* Do a and b hold the same words (split at spaces, any number of them)? */
+static bool same_words(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ') a++;
+        while (*b == ' ') b++;
+        size_t na = strcspn(a, " "), nb = strcspn(b, " ");
+        if (na != nb || memcmp(a, b, na)) return false;
+        if (!na) return true;
+        a += na, b += nb;
+    }
+}
+
+static void command_change(const char *a, const char *b, size_t pick)
+{
+    static const char mark[] = "[...]";
+    size_t size = strlen(a) + strlen(b) + LEDGER_CHANGE_SLACK, big_size = 2 * size + 64;
+    char *whole = malloc(size), *big = malloc(big_size); /* exact sizes: ASan sees any overflow */
+    if (!whole || !big) goto done;
+    bool said = ledger_command_change(a, b, whole, size);
+    if (said != !same_words(a, b)) {
+        fprintf(stderr, "said %d for '%s' -> '%s'\n", said, a, b);
+        __builtin_trap();
+    }
+    if (!memchr(whole, '\0', size) || (!said && whole[0])) __builtin_trap();
+    if (ledger_command_change(a, b, big, big_size) != said || strcmp(whole, big)) __builtin_trap(); /* whole */
+    if (!said) goto done;
+    size_t len = strlen(big);
+    const size_t sizes[] = {0, 1, sizeof mark - 1, sizeof mark, sizeof mark + 1, len, len + 1, pick % (len + 2)};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        char *out = malloc(n ? n : 1);
+        if (!out) break;
+        if (ledger_command_change(a, b, out, n) != said) __builtin_trap();
+        if (n && !memchr(out, '\0', n)) __builtin_trap();
+        if (n > len) {
+            if (strcmp(out, big)) __builtin_trap(); /* fits: whole */
+        } else if (n > sizeof mark) { /* cut: marked, on a character's first byte, the rest big's */
+            size_t o = strlen(out);
+            if (o < sizeof mark - 1 || strcmp(out + o - (sizeof mark - 1), mark)) __builtin_trap();
+            size_t at = o - (sizeof mark - 1);
+            if (memcmp(out, big, at) || (at > 0 && ((unsigned char)big[at] & 0xC0) == 0x80)) __builtin_trap();
+        } else if (n && strncmp(out, big, strlen(out))) {
+            __builtin_trap();
+        }
+        free(out);
+    }
+done:
+    free(whole);
+    free(big);
+}
+
+/* The input's first two lines (NUL-free: a cell holds none) as commands. */
+static void command_change_lines(const char *text, size_t size)
+{
+    const char *nl = memchr(text, '\n', size);
+    size_t la = nl ? (size_t)(nl - text) : size;
+    const char *rest = nl ? nl + 1 : text + size;
+    size_t left = size - (size_t)(rest - text);
+    const char *nl2 = memchr(rest, '\n', left);
+    size_t lb = nl2 ? (size_t)(nl2 - rest) : left;
+    char *a = strndup(text, la), *b = strndup(rest, lb);
+    if (a && b) command_change(a, b, size);
+    free(a);
+    free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *copy = malloc(size ? size : 1); /* exact size: ASan catches any over-read */
@@ -86,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(copy, data, size);
     struct ledger lg;
     struct oomlab_err err;
+    command_change_lines(copy, size);
     ledger_tail_repair(copy, size);
     int rc = ledger_parse(&lg, copy, size, "fuzz", &err);
     struct ids whole_ids = {0, 0};
@@ -106,6 +180,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const char *id = lg.rows[i].cell[LEDGER_RUN_ID];
             if (ledger_utf8_invalid_at(id, strlen(id)) > strlen(id)) abort();
         }
+        for (size_t i = 1; i < lg.n && i < 4; i++) /* report's and compare's pairs */
+            command_change(lg.rows[i - 1].cell[LEDGER_COMMAND], lg.rows[i].cell[LEDGER_COMMAND], i);
         if (lg.n >= 2) {
             enum ledger_col out[LEDGER_NCOLS];
             ledger_changed(&lg.rows[0], &lg.rows[1], out, LEDGER_NCOLS);

@@ -3,13 +3,18 @@
  * out of bounds, overflow, hang or leak. Every figure an event carries is a
  * count (>= 0) or the unknown -1, never another negative; the events, their
  * text and figures written with render/json (as diagnose --json writes them)
- * parse back as JSON. */
+ * parse back as JSON. The line rewriters the scan calls, on the input's
+ * first lines themselves: stage_unjson (a sysinfo JSON frame string made
+ * Python's frame header) writes within its cap, two bytes to spare, and
+ * leaves what it made alone; stage_logger_bits names generate or
+ * nothing. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/plan.h"
+#include "lib/stage.h"
 #include "lib/scan.h"
 #include "lib/verdict.h"
 #include "render/json.h"
@@ -109,11 +114,36 @@ static void judge(const struct oom_report *rep)
     plan_build(rep, &v, NULL, &p);
 }
 
+static void rewriters(const char *text, size_t size)
+{
+    const char *p = text, *end = text + size;
+    for (int k = 0; k < 8 && p < end; k++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (len <= 1024) {
+            unsigned bits = stage_logger_bits(p, len);
+            if (bits && bits != 1u << OOM_STAGE_GENERATE) __builtin_trap();
+            size_t cap = len + len % 41; /* at times too small for the header */
+            char *line = malloc(cap ? cap : 1); /* exact size: ASan catches a write past cap */
+            if (line) {
+                memcpy(line, p, len);
+                size_t n = stage_unjson(line, len, cap);
+                if (n != len && n + 2 > cap) __builtin_trap();
+                if (n != len && (n < 6 || memcmp(line, "File \"", 6) || stage_unjson(line, n, cap) != n))
+                    __builtin_trap();
+                free(line);
+            }
+        }
+        p += len + 1;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *copy = malloc(size ? size : 1); /* exact size: ASan catches any over-read */
     if (!copy) return 0;
     memcpy(copy, data, size);
+    rewriters(copy, size);
     struct oom_report rep;
     struct oomlab_err err;
     if (scan_text(copy, size, &rep, &err) == 0) {

@@ -4,7 +4,10 @@
  * file name up to the first NUL byte, then the file's text. Must never
  * over-read or overflow; the message is NUL-terminated inside the buffer,
  * "" when it returns false; a name that fits comes back whole in the iconv
- * line, as the shell reads the word (quoted where it needs to be). */
+ * line, as the shell reads the word (quoted where it needs to be). The
+ * byte-order-mark rule (textenc_utf16_bom, shared with the log reader and
+ * the snapshot reader): a mark counts only with UTF-16 after it, read from
+ * the first TEXTENC_SNIFF bytes alone, and a mark that counts is said. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,6 +61,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data + text_at, len);
     if (out_size) memset(out, 'x', out_size);
     bool wide = textenc_wide_message(text, len, piped ? NULL : name, "a run config", out, out_size);
+    bool be, bom = textenc_utf16_bom(text, len, &be);
+    bool marked = len >= 2 && (((unsigned char)text[0] == 0xFF && (unsigned char)text[1] == 0xFE) ||
+                               ((unsigned char)text[0] == 0xFE && (unsigned char)text[1] == 0xFF));
+    if (bom != textenc_utf16_bom(text, len < TEXTENC_SNIFF ? len : TEXTENC_SNIFF, &be)) __builtin_trap();
+    if (bom) {
+        if (!marked || be != ((unsigned char)text[0] == 0xFE) || !wide) __builtin_trap();
+        bool unit = len <= 2; /* a mark alone, or a unit U+0001..U+00FF after it */
+        for (size_t i = 2; !unit && i + 1 < len && i + 1 < TEXTENC_SNIFF; i += 2)
+            unit = be ? !text[i] && text[i + 1] : text[i] && !text[i + 1];
+        if (!unit) __builtin_trap();
+        if (out_size == 1024 && strncmp(out, "UTF-16", 6) && strncmp(out, "UTF-32", 6)) __builtin_trap();
+    } else if (marked && len > 2 && wide && out_size == 1024 && !strncmp(out, "UTF-16", 6) &&
+               strstr(out, " text (with a byte order mark)") == out + 8) { /* the name may hold the words */
+        fprintf(stderr, "a mark without UTF-16 after it said as one: %s\n", out);
+        __builtin_trap();
+    }
     if (out_size) {
         if (!memchr(out, '\0', out_size)) __builtin_trap();
         if (!wide && out[0]) __builtin_trap();

@@ -918,6 +918,32 @@ static void test_command_change(void **state)
     assert_int_equal(strlen(whole), 3 + 1 + 300 + 4 + 3 + 1 + 300); /* "... xxx -> ... yyy" */
     assert_null(strstr(whole, "[...]"));
     free(whole);
+    /* any number of words: commands of 300 words that differ in the 281st
+     * (a table of 256 words once said them the same), and one more word
+     * past the 256th */
+    size_t big = 300 * 8 + 64;
+    char *x = malloc(big), *y = malloc(big), *change = malloc(2 * big + LEDGER_CHANGE_SLACK);
+    assert_true(x && y && change);
+    size_t nx = 0, ny = 0;
+    for (int i = 0; i < 300; i++) {
+        nx += (size_t)snprintf(x + nx, big - nx, "%s-o%d", i ? " " : "", i);
+        ny += (size_t)snprintf(y + ny, big - ny, "%s-o%d", i ? " " : "", i == 280 ? 999 : i);
+    }
+    assert_true(ledger_command_change(x, y, change, 2 * big + LEDGER_CHANGE_SLACK));
+    assert_string_equal(change, "... -o279 -o280 ... -> ... -o279 -o999 ...");
+    memcpy(y, x, nx + 1);
+    char *cut = strstr(y, " -o257"); /* y: 257 words, x: 300 */
+    assert_non_null(cut);
+    *cut = '\0';
+    assert_true(ledger_command_change(y, x, change, 2 * big + LEDGER_CHANGE_SLACK));
+    assert_string_equal(change, "... -o256 -> ... -o256 -o257 -o258 -o259 -o260 -o261 -o262 -o263 -o264 "
+                                "-o265 -o266 -o267 -o268 -o269 -o270 -o271 -o272 -o273 -o274 -o275 -o276 "
+                                "-o277 -o278 -o279 -o280 -o281 -o282 -o283 -o284 -o285 -o286 -o287 -o288 "
+                                "-o289 -o290 -o291 -o292 -o293 -o294 -o295 -o296 -o297 -o298 -o299");
+    assert_false(ledger_command_change(x, x, change, 2 * big + LEDGER_CHANGE_SLACK));
+    free(x);
+    free(y);
+    free(change);
 }
 
 int main(void)
