@@ -956,6 +956,14 @@ double ledger_pct_capacity(const struct ledger_row *row)
     return 100.0 * peak / cap;
 }
 
+double ledger_effective_batch(const struct ledger_row *row)
+{
+    double e = ledger_num(row, LEDGER_EFFECTIVE_BATCH);
+    if (!isnan(e)) return e;
+    double b = ledger_num(row, LEDGER_DEVICE_BATCH_SIZE), g = ledger_num(row, LEDGER_GRAD_ACCUM);
+    return isnan(b) || b < 1 ? NAN : b * (isnan(g) || g < 1 ? 1 : g);
+}
+
 /* ---- on the edge ---- */
 
 static bool fits(const struct ledger_row *row)

@@ -278,6 +278,11 @@ double ledger_peak_gb(const struct ledger_row *row);
 const char *ledger_figure_text(double v, int decimals, char *buf, size_t size);
 /* Peak as % of capacity: the cell, else computed from peak and capacity_GB. */
 double ledger_pct_capacity(const struct ledger_row *row);
+/* The effective batch: the cell, else device_batch_size x grad_accum (1
+ * when grad_accum is empty or below 1, as run computes it:
+ * runcfg_effective_batch); NaN when the cell is no number and the batch is
+ * none or below 1. */
+double ledger_effective_batch(const struct ledger_row *row);
 /* Canonical dtype name for comparisons ("bf16" -> "bfloat16": run configs'
  * spellings, runcfg_dtype_name); the input when not recognised. */
 const char *ledger_dtype_canonical(const char *dtype);
