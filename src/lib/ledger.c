@@ -1712,6 +1712,19 @@ int ledger_id_check(const char *id, struct oomlab_err *err)
     return 0;
 }
 
+int ledger_id_check_new(const char *id, struct oomlab_err *err)
+{
+    if (ledger_id_check(id, err) < 0) return -1;
+    if (!strchr(id, ' ')) return 0;
+    char fixed[LEDGER_ID_MAX + 1];
+    snprintf(fixed, sizeof fixed, "%s", id);
+    for (char *p = fixed; (p = strchr(p, ' ')); p++) *p = '_';
+    return oomlab_err_set(err,
+                          "run id '%s' contains a space: every command that names it would need quotes, and "
+                          "oomlab's own hints and shell completion would split it; use '%s'",
+                          id, fixed);
+}
+
 int ledger_stem(char *buf, size_t size, const char *id, long rank, long restart)
 {
     if (ledger_id_check(id, NULL) < 0) return -1; /* never a path out of logs/ */
