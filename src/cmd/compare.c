@@ -37,21 +37,13 @@ struct diff {
     bool color;
 };
 
-static double effective(const struct ledger_row *r)
-{
-    double e = ledger_num(r, LEDGER_EFFECTIVE_BATCH);
-    if (!isnan(e)) return e;
-    double b = ledger_num(r, LEDGER_DEVICE_BATCH_SIZE), g = ledger_num(r, LEDGER_GRAD_ACCUM);
-    return isnan(b) ? NAN : b * (isnan(g) ? 1 : g);
-}
-
 /* The guide's first move halves the batch and raises grad_accum to keep the
  * effective batch: two columns, one decision. */
 static void analyse(struct diff *d)
 {
     d->n_changed = ledger_changed(d->a, d->b, d->changed, LEDGER_NCOLS);
-    d->eff_a = effective(d->a);
-    d->eff_b = effective(d->b);
+    d->eff_a = ledger_effective_batch(d->a);
+    d->eff_b = ledger_effective_batch(d->b);
     d->traded = d->n_changed == 2 && d->changed[0] == LEDGER_DEVICE_BATCH_SIZE &&
                 d->changed[1] == LEDGER_GRAD_ACCUM && !isnan(d->eff_a) && d->eff_a == d->eff_b;
     d->n_env = ledger_env_changed(d->a->cell[LEDGER_ENV], d->b->cell[LEDGER_ENV], d->env_changed,

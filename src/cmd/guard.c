@@ -134,7 +134,7 @@ static int parse_args(struct guard_args *a, int argc, char **argv)
     a->o.argv = argv + first;
     if (a->o.id) {
         struct oomlab_err e = {{0}};
-        if (ledger_id_check(a->o.id, &e) < 0) return cmd_fail("guard", &e, EXIT_USAGE);
+        if (ledger_id_check_new(a->o.id, &e) < 0) return cmd_fail("guard", &e, EXIT_USAGE);
     }
     size_t n = 0;
     while (a->o.argv[n]) n++;

@@ -1036,6 +1036,16 @@ static void run_stem(const struct ledger *lg, struct run *r)
              "(logs/%s.log)", count, attempt, pick->cell[LEDGER_RANK], r->stem);
 }
 
+/* The bytes of s that fit in max without splitting a UTF-8 character. */
+static size_t utf8_fit(const char *s, size_t max)
+{
+    size_t n = strnlen(s, max + 1);
+    if (n <= max) return n;
+    n = max;
+    while (n && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
 static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, size_t *n)
 {
     const char *last = lg->n ? lg->rows[lg->n - 1].cell[LEDGER_RUN_ID] : NULL;
@@ -1049,8 +1059,9 @@ static int load_runs(const struct opts *o, struct ledger *lg, struct run *runs, 
             char lpath[4200];
             snprintf(lpath, sizeof lpath, "%s/runs.csv", o->dir);
             const char *given = id ? id : ""; /* cut where too long to be an id or to fit: said with "..." */
-            snprintf(where.msg, sizeof where.msg, "no run '%.100s%s' in %.300s%s ('oomlab table' lists them)", given,
-                     strlen(given) > 100 ? "..." : "", lpath, strlen(lpath) > 300 ? "..." : "");
+            int id_len = (int)utf8_fit(given, 100), path_len = (int)utf8_fit(lpath, 300);
+            snprintf(where.msg, sizeof where.msg, "no run '%.*s%s' in %.*s%s ('oomlab table' lists them)", id_len,
+                     given, given[id_len] ? "..." : "", path_len, lpath, lpath[path_len] ? "..." : "");
             ledger_io_where_is(o->dir, id, lpath, &where);
             fprintf(stderr, "oomlab report: %s\n", where.msg);
             return -1;

@@ -526,7 +526,7 @@ int cmd_run(int argc, char **argv)
     int rc = parse_args(&a, argc, argv);
     if (rc != CMD_CONTINUE) return rc;
     struct oomlab_err err = {{0}};
-    if (a.o.id && ledger_id_check(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
+    if (a.o.id && ledger_id_check_new(a.o.id, &err) < 0) return cmd_fail("run", &err, EXIT_USAGE);
     if (a.alloc_conf && setenv("PYTORCH_CUDA_ALLOC_CONF", a.alloc_conf, 1) < 0)
         return cmd_usage_error("run", "--alloc-conf: cannot set the environment");
     if (a.alloc_conf) alloc_conf_warning(a.alloc_conf);

@@ -40,23 +40,27 @@ enum { COL_PCT = -1, COL_EDGE = -2, COL_PEAK = -3 };
 
 /* Terminal columns: a ledger column each, except the computed ones; title
  * NULL: the column's short title (lib/ledger: batch, seq...). drop:
- * 0 always shown; higher ranks are dropped first when the terminal is narrow. */
+ * 0 always shown; higher ranks are dropped first when the terminal is narrow.
+ * decimals: a figure column, shown as ledger_figure_text prints it whatever
+ * the ledger's text ("4.0" and "5.00" alike: 4.00), "-" when not a number;
+ * -1 the cell as it is. */
 static const struct {
     const char *title;
     int col; /* enum ledger_col, or COL_* */
     bool right;
     int drop;
+    int decimals;
 } shown[] = {
-    {"run_id", LEDGER_RUN_ID, false, 0},      {NULL, LEDGER_DEVICE_BATCH_SIZE, true, 0},
-    {NULL, LEDGER_MAX_SEQ_LEN, true, 2},      {"dtype", LEDGER_DTYPE, false, 5},
-    {NULL, LEDGER_GRAD_ACCUM, true, 3},       {NULL, LEDGER_GRAD_CKPT, false, 6},
-    {"eff", LEDGER_EFFECTIVE_BATCH, true, 7}, {"alloc_GB", LEDGER_PEAK_ALLOC_GB, true, 9},
-    {"peak_GB", COL_PEAK, true, 0},           {"src", LEDGER_PEAK_SOURCE, false, 4},
-    {"%cap", COL_PCT, true, 0},               {"oom", LEDGER_OOM, false, 0},
-    {"stage", LEDGER_OOM_STAGE, false, 1},    {"loss", LEDGER_LOSS_TREND, false, 8},
-    {"mem", LEDGER_MEM_TREND, false, 1},      {"exit", LEDGER_EXIT_STATUS, true, 0},
-    {"ranks", LEDGER_RANKS, true, 3},         {"worst", LEDGER_WORST_RANK, true, 2},
-    {"edge", COL_EDGE, false, 0},
+    {"run_id", LEDGER_RUN_ID, false, 0, -1},      {NULL, LEDGER_DEVICE_BATCH_SIZE, true, 0, -1},
+    {NULL, LEDGER_MAX_SEQ_LEN, true, 2, -1},      {"dtype", LEDGER_DTYPE, false, 5, -1},
+    {NULL, LEDGER_GRAD_ACCUM, true, 3, -1},       {NULL, LEDGER_GRAD_CKPT, false, 6, -1},
+    {"eff", LEDGER_EFFECTIVE_BATCH, true, 7, 0},  {"alloc_GB", LEDGER_PEAK_ALLOC_GB, true, 9, 2},
+    {"peak_GB", COL_PEAK, true, 0, -1},           {"src", LEDGER_PEAK_SOURCE, false, 4, -1},
+    {"%cap", COL_PCT, true, 0, -1},               {"oom", LEDGER_OOM, false, 0, -1},
+    {"stage", LEDGER_OOM_STAGE, false, 1, -1},    {"loss", LEDGER_LOSS_TREND, false, 8, -1},
+    {"mem", LEDGER_MEM_TREND, false, 1, -1},      {"exit", LEDGER_EXIT_STATUS, true, 0, -1},
+    {"ranks", LEDGER_RANKS, true, 3, -1},         {"worst", LEDGER_WORST_RANK, true, 2, -1},
+    {"edge", COL_EDGE, false, 0, -1},
 };
 /* The rank columns are shown only when some row has ranks. */
 static bool rank_col(size_t i)
@@ -137,10 +141,22 @@ static const char *cell_color(const struct view *v, int col, const char *value)
     return bad ? color_code(v->color, COLOR_RED) : warn ? color_code(v->color, COLOR_YELLOW) : NULL;
 }
 
+/* A figure column's cell (shown[i].decimals >= 0), "" when not a number;
+ * eff computed where the cell is empty (ledger_effective_batch). A count
+ * with a fraction (a hand-edited 12.5) keeps two decimals, not rounded. */
+static const char *figure_cell(const struct ledger_row *row, size_t i, char *buf, size_t size)
+{
+    int c = shown[i].col, decimals = shown[i].decimals;
+    double v = c == LEDGER_EFFECTIVE_BATCH ? ledger_effective_batch(row) : ledger_num(row, (enum ledger_col)c);
+    if (isnan(v)) return "";
+    if (decimals == 0 && fabs(v) < 1e9 && v != floor(v)) decimals = 2;
+    return ledger_figure_text(v, decimals, buf, size);
+}
+
 static int add_row(const struct view *v, struct table *t, size_t r, unsigned *any)
 {
     const struct ledger_row *row = &v->lg->rows[r];
-    char pct[32], peak[32], edge[128];
+    char pct[32], peak[32], edge[128], figs[N_SHOWN][32];
     const char *cells[N_SHOWN];
     peak_cells(row, peak, pct, sizeof pct);
     unsigned bits = ledger_edges(v->lg, r, v->near);
@@ -154,6 +170,7 @@ static int add_row(const struct view *v, struct table *t, size_t r, unsigned *an
                           : shown[i].col == COL_PEAK ? peak
                           : shown[i].col == COL_EDGE ? edge
                           : shown[i].col == LEDGER_OOM ? oom_cell(row)
+                          : shown[i].decimals >= 0   ? figure_cell(row, i, figs[i], sizeof figs[i])
                                                      : row->cell[shown[i].col];
         cols[k] = shown[i].col;
         cells[k++] = *val ? val : NULL; /* NULL prints "-" */
@@ -170,7 +187,7 @@ static int add_rank_rows(const struct view *v, struct table *t, size_t job)
     const struct ledger_row *r;
     size_t n = ledger_row_ranks(v->lg, job, &r);
     for (size_t j = 0; j < n; j++) {
-        char name[96], peak[32], pct[32];
+        char name[96], peak[32], pct[32], figs[N_SHOWN][32];
         const char *cells[N_SHOWN];
         snprintf(name, sizeof name, "  rank %.20s%s%.20s", r[j].cell[LEDGER_RANK],
                  ledger_num(&r[j], LEDGER_RESTART) > 0 ? " restart " : "",
@@ -181,7 +198,9 @@ static int add_rank_rows(const struct view *v, struct table *t, size_t job)
             if (rank_col(i) && !v->rank_cols) continue;
             int c = shown[i].col;
             const char *val = c == LEDGER_RUN_ID ? name : c == COL_PEAK ? peak : c == COL_PCT ? pct
-                              : c == COL_EDGE || rank_col(i) ? "" : r[j].cell[c];
+                              : c == COL_EDGE || rank_col(i) ? ""
+                              : shown[i].decimals >= 0 ? figure_cell(&r[j], i, figs[i], sizeof figs[i])
+                                                       : r[j].cell[c];
             cells[k++] = *val ? val : NULL;
         }
         if (table_add(t, cells) < 0) return -1;

@@ -956,6 +956,14 @@ double ledger_pct_capacity(const struct ledger_row *row)
     return 100.0 * peak / cap;
 }
 
+double ledger_effective_batch(const struct ledger_row *row)
+{
+    double e = ledger_num(row, LEDGER_EFFECTIVE_BATCH);
+    if (!isnan(e)) return e;
+    double b = ledger_num(row, LEDGER_DEVICE_BATCH_SIZE), g = ledger_num(row, LEDGER_GRAD_ACCUM);
+    return isnan(b) || b < 1 ? NAN : b * (isnan(g) || g < 1 ? 1 : g);
+}
+
 /* ---- on the edge ---- */
 
 static bool fits(const struct ledger_row *row)
@@ -1715,6 +1723,19 @@ int ledger_id_check(const char *id, struct oomlab_err *err)
         return oomlab_err_set(err, "run id is not UTF-8 text (byte 0x%02x at offset %zu)", (unsigned char)id[bad],
                               bad);
     return 0;
+}
+
+int ledger_id_check_new(const char *id, struct oomlab_err *err)
+{
+    if (ledger_id_check(id, err) < 0) return -1;
+    if (!strchr(id, ' ')) return 0;
+    char fixed[LEDGER_ID_MAX + 1];
+    snprintf(fixed, sizeof fixed, "%s", id);
+    for (char *p = fixed; (p = strchr(p, ' ')); p++) *p = '_';
+    return oomlab_err_set(err,
+                          "run id '%s' contains a space: every command that names it would need quotes, and "
+                          "oomlab's own hints and shell completion would split it; use '%s'",
+                          id, fixed);
 }
 
 int ledger_stem(char *buf, size_t size, const char *id, long rank, long restart)

@@ -248,6 +248,12 @@ const struct ledger_row *ledger_job_page_rank(const struct ledger_row *rows, siz
  * outside the run's directories). */
 #define LEDGER_ID_MAX 63
 int ledger_id_check(const char *id, struct oomlab_err *err);
+/* A new id (run --id, guard --id): ledger_id_check, and no space either.
+ * An id with one works when quoted, but every hint oomlab prints names it
+ * unquoted ("oomlab diagnose a b" is two arguments) and shell completion
+ * splits it; the message offers the id with '_' for each space. Readers
+ * keep taking such ids from ledgers written before. */
+int ledger_id_check_new(const char *id, struct oomlab_err *err);
 
 /* The file-name stem of a run's or a rank's files: "ID", "ID_rankN",
  * "ID_rankN_restartK" (K > 0); rank -1: not a rank. -1 when it does not
@@ -278,6 +284,11 @@ double ledger_peak_gb(const struct ledger_row *row);
 const char *ledger_figure_text(double v, int decimals, char *buf, size_t size);
 /* Peak as % of capacity: the cell, else computed from peak and capacity_GB. */
 double ledger_pct_capacity(const struct ledger_row *row);
+/* The effective batch: the cell, else device_batch_size x grad_accum (1
+ * when grad_accum is empty or below 1, as run computes it:
+ * runcfg_effective_batch); NaN when the cell is no number and the batch is
+ * none or below 1. */
+double ledger_effective_batch(const struct ledger_row *row);
 /* Canonical dtype name for comparisons ("bf16" -> "bfloat16": run configs'
  * spellings, runcfg_dtype_name); the input when not recognised. */
 const char *ledger_dtype_canonical(const char *dtype);

@@ -86,6 +86,57 @@ static void axes(FILE *f, const struct svg_chart *c, const struct range *r)
     fputs("</text></g>\n", f);
 }
 
+/* Label boxes, estimated from the styles' font sizes (11px for a line's
+ * label, 10px for a step's; sans-serif runs under 0.6 em a character): a
+ * step label that would cover a line's ("step 20" over "capacity 24.00
+ * GiB" at the plot's top right) is moved down past it. */
+#define LINE_CHAR_W 6.6
+#define STEP_CHAR_W 6.0
+struct box {
+    double x0, x1, y0, y1;
+};
+
+static struct box text_box(double x, double baseline, bool end, size_t chars, double char_w, double size)
+{
+    double w = (double)chars * char_w;
+    return (struct box){end ? x - w : x, end ? x : x + w, baseline - size, baseline + 3};
+}
+
+static bool boxes_meet(const struct box *a, const struct box *b)
+{
+    return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+static size_t label_chars(const char *label)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)(label ? label : ""); *p; p++)
+        n += (*p & 0xC0) != 0x80; /* a UTF-8 character counts once */
+    return n;
+}
+
+/* The baseline for a step label at x: the plot's top, else the first row
+ * below it clear of every horizontal line's label. */
+static double step_baseline(const struct svg_chart *c, const struct range *r, double x, bool end,
+                            const char *label)
+{
+    double base = MT + 10;
+    for (int tries = 0; tries < 8; tries++) {
+        struct box me = text_box(x, base, end, label_chars(label), STEP_CHAR_W, 10);
+        bool clear = true;
+        for (size_t i = 0; i < c->n_hlines && clear; i++) {
+            double y = py(r, c->hlines[i].value);
+            struct box other = text_box(ML + PW - 4, y - 4, true, label_chars(c->hlines[i].label), LINE_CHAR_W, 11);
+            if (boxes_meet(&me, &other)) {
+                clear = false;
+                base = other.y1 + 10;
+            }
+        }
+        if (clear || base > MT + PH - 4) break;
+    }
+    return base > MT + PH - 4 ? MT + 10 : base;
+}
+
 static void lines(FILE *f, const struct svg_chart *c, const struct range *r)
 {
     for (size_t i = 0; i < c->n_hlines; i++) {
@@ -100,13 +151,14 @@ static void lines(FILE *f, const struct svg_chart *c, const struct range *r)
     for (size_t i = 0; i < c->n_markers; i++) {
         const struct svg_line *m = &c->markers[i];
         double x = px(r, m->value);
-        bool step = m->kind && !strcmp(m->kind, "step");
+        bool step = m->kind && !strcmp(m->kind, "step"), end = x > ML + PW / 2;
+        double tx = x + (end ? -4 : 4);
         fprintf(f, "<g class=\"marker%s\" data-marker=\"", step ? " step" : "");
         html_escapes(f, m->kind ? m->kind : "oom");
         fprintf(f, "\" data-x=\"%g\" data-px=\"%.1f\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-                m->value, x, x, MT, x, MT + PH, x + (x > ML + PW / 2 ? -4 : 4), step ? MT + 10 : MT + PH / 2,
-                x > ML + PW / 2 ? "end" : "start");
+                m->value, x, x, MT, x, MT + PH, tx, step ? step_baseline(c, r, tx, end, m->label) : MT + PH / 2,
+                end ? "end" : "start");
         html_escapes(f, m->label);
         fputs("</text></g>\n", f);
     }

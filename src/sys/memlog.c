@@ -107,8 +107,13 @@ static int flush(struct memlog *ml, struct oomlab_err *err)
         return 0;
     }
     if (ftruncate(ml->fd, ml->good_size) == 0) lseek(ml->fd, ml->good_size, SEEK_SET);
-    oomlab_err_set(err, "cannot write %s: %s", ml->path, strerror(saved));
-    if (!ml->failed) oomlab_err_set(&ml->fail, "cannot write %s: %s", ml->path, strerror(saved));
+    /* what is there stays: whole rows, up to the one that failed */
+    if (ml->good_size > 0)
+        oomlab_err_set(err, "cannot write %s: %s; it keeps the %lld bytes written before", ml->path,
+                       strerror(saved), (long long)ml->good_size);
+    else
+        oomlab_err_set(err, "cannot write %s: %s", ml->path, strerror(saved));
+    if (!ml->failed) ml->fail = *err;
     ml->failed = true;
     return -1;
 }
@@ -200,6 +205,20 @@ static void memlog_free(struct memlog *ml)
     free(ml);
 }
 
+/* Not even the header could be written: a file this open created holds
+ * nothing and is removed (no empty FILE left to look like a log); one that
+ * was there (empty, or replaced with --force) stays, emptied, and err says
+ * which. */
+static void header_failed(struct memlog *ml, bool created, struct oomlab_err *err)
+{
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    if (created && unlink(ml->path) == 0)
+        oomlab_err_set(err, "%s; removed %s, which it had just created", msg, ml->path);
+    else
+        oomlab_err_set(err, "%s; %s is left empty", msg, ml->path);
+}
+
 int memlog_open(struct memlog **out, struct nvml *nv, const char *path, const unsigned *gpus,
                 size_t n_gpus, pid_t root_pid, const char *command, struct oomlab_err *err)
 {
@@ -218,13 +237,23 @@ int memlog_open(struct memlog **out, struct nvml *nv, const char *path, const un
         memlog_free(ml);
         return -1;
     }
-    ml->fd = fsutil_open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, err);
+    /* O_EXCL first: whether the file is ours tells what to do with it when
+     * even the header cannot be written (full disk, ulimit -f) */
+    bool created = true;
+    ml->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (ml->fd < 0 && errno == EEXIST) {
+        created = false;
+        ml->fd = fsutil_open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, err);
+    } else if (ml->fd < 0) {
+        oomlab_err_set(err, "cannot create %s: %s", path, strerror(errno));
+    }
     if (ml->fd < 0) {
         memlog_free(ml);
         return -1;
     }
     write_header(ml, command);
     if (flush(ml, err) < 0) {
+        header_failed(ml, created, err);
         memlog_free(ml);
         return -1;
     }

@@ -41,7 +41,9 @@ struct memlog_peak {
 /* gpus: the indices to sample (n_gpus == 0: all). command and the other
  * header facts go into the '#' lines. The file is created (truncated),
  * never through a symbolic link (refused: O_TRUNC would empty its target);
- * a device or FIFO the user names is written as it is. */
+ * a device or FIFO the user names is written as it is. When the header
+ * cannot be written (full disk), -1: a file this call created is removed,
+ * one that was there is left empty, and err says which. */
 int memlog_open(struct memlog **out, struct nvml *nv, const char *path, const unsigned *gpus,
                 size_t n_gpus, pid_t root_pid, const char *command, struct oomlab_err *err);
 /* Sample every selected GPU once and append rows. -1 only when the rows

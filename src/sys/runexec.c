@@ -221,7 +221,7 @@ static int claim_id(const struct runexec_opts *o, struct paths *p, struct runexe
     struct id_scan sc;
     if (scan_ledger(o, p, &sc, err) < 0) return -1;
     if (o->id) {
-        if (ledger_id_check(o->id, err) < 0) return -1;
+        if (ledger_id_check_new(o->id, err) < 0) return -1;
         snprintf(res->id, sizeof res->id, "%s", o->id);
         if (set_id_paths(p, o->id, o->rank, res, err) < 0) return -1;
         char why[PATH_MAX + 512];
@@ -1439,7 +1439,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     result_init(res);
     if (!o->argv || !o->argv[0]) return oomlab_err_set(err, "no command to run");
     if (o->interval_ms < 10) return oomlab_err_set(err, "sampling interval must be at least 10ms");
-    if (o->id && ledger_id_check(o->id, err) < 0) return -1;
+    if (o->id && ledger_id_check_new(o->id, err) < 0) return -1;
     memset(&p, 0, sizeof p);
     int log_fd = -1;
     if (make_dirs(&p, o->dir, err) < 0) {

@@ -148,6 +148,6 @@ struct runexec_result {
  * -1 with err when it could not be set up (bad id, id exists, cannot write). */
 int runexec(const struct runexec_opts *opts, struct runexec_result *res, struct oomlab_err *err);
 
-/* A run id is checked with lib/ledger's ledger_id_check. */
+/* A run id is checked with lib/ledger's ledger_id_check_new. */
 
 #endif

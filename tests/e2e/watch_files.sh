@@ -53,4 +53,21 @@ wait "$W"; rc=$?
 err=$(cat "$O/live.err")
 [ $rc -eq 3 ] && has "$err" "is a symbolic link" && [ -L "$O/live.prom" ] && [ "$(cat "$O/victim")" = precious ]
 check "watch: --prom swapped for a symlink mid-run stops it, target untouched" $? "rc=$rc" "$err"
+# A full disk (here ulimit -f; stderr goes to a pipe, which the limit does
+# not cover): --csv FILE whose header cannot be written was left behind
+# empty, as if it were a log. A FILE watch created is removed and the
+# message says so; one that was there (empty) stays and the message says
+# it is empty; one that fills up mid-run keeps its whole rows and says so.
+err=$( (ulimit -f 0; exec "$OOMLAB" watch --count 2 --interval 10ms --csv "$O/full.csv" 2>&1 >/dev/null) | cat)
+[ ! -e "$O/full.csv" ] && has "$err" "cannot write $O/full.csv: File too large; removed $O/full.csv, which it had just created"
+check "watch --csv on a full disk removes the empty FILE it created and says so" $? "$err"
+: > "$O/had.csv"
+err=$( (ulimit -f 0; exec "$OOMLAB" watch --count 2 --interval 10ms --csv "$O/had.csv" 2>&1 >/dev/null) | cat)
+[ -f "$O/had.csv" ] && has "$err" "$O/had.csv is left empty"
+check "watch --csv on a full disk leaves a FILE that was there and says it is empty" $? "$err"
+err=$( (ulimit -f 1; exec "$OOMLAB" watch --count 200 --interval 10ms --csv "$O/mid.csv" 2>&1 >/dev/null) | cat)
+size=$(stat -c %s "$O/mid.csv")
+[ "$size" -gt 0 ] && [ "$(tail -c 1 "$O/mid.csv" | od -An -c | tr -d ' ')" = '\n' ] &&
+  has "$err" "cannot write $O/mid.csv: File too large; it keeps the $size bytes written before; stopping"
+check "watch --csv filling the disk mid-run keeps the whole rows written and says where" $? "size=$size" "$err"
 exit 0

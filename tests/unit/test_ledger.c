@@ -731,6 +731,41 @@ static void test_fold_ranks(void **state)
     assert_int_equal(ledger_stem(stem, 5, "x", 3, 2), -1);
 }
 
+/* A new id with a space is refused with the id to use; ledger_id_check
+ * (the readers') still takes it, so older ledgers read as before. */
+static void test_new_id_no_space(void **state)
+{
+    (void)state;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(ledger_id_check("a b", &err), 0);
+    assert_int_equal(ledger_id_check_new("lr-3e-4_bs8", &err), 0);
+    assert_int_equal(ledger_id_check_new("a b c", &err), -1);
+    assert_non_null(strstr(err.msg, "contains a space"));
+    assert_non_null(strstr(err.msg, "use 'a_b_c'"));
+    assert_int_equal(ledger_id_check_new("../x", &err), -1); /* the readers' rules first */
+    assert_non_null(strstr(err.msg, "'/' or '..'"));
+}
+
+/* eff: the cell, else batch x grad_accum (empty or below 1: 1), as run
+ * writes it; no figure for a batch that is none or below 1. */
+static void test_effective_batch(void **state)
+{
+    (void)state;
+    static const char text[] = "run_id,device_batch_size,grad_accum,effective_batch\n"
+                               "a,4,8,\nb,8,,\nc,2,4,6\nd,,4,\ne,-3,2,\nf,4,0,\n";
+    struct ledger lg;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(ledger_parse(&lg, text, sizeof text - 1, "runs.csv", &err), 0);
+    assert_int_equal((int)lg.n, 6);
+    assert_true(ledger_effective_batch(&lg.rows[0]) == 32);
+    assert_true(ledger_effective_batch(&lg.rows[1]) == 8);
+    assert_true(ledger_effective_batch(&lg.rows[2]) == 6); /* the cell wins */
+    assert_true(isnan(ledger_effective_batch(&lg.rows[3])));
+    assert_true(isnan(ledger_effective_batch(&lg.rows[4])));
+    assert_true(ledger_effective_batch(&lg.rows[5]) == 4);
+    ledger_release(&lg);
+}
+
 /* A hostile runs.csv: an id that would name a file outside logs/ or
  * reports/ is no stem, and a file with a NUL byte is no ledger. */
 static void test_hostile_ids_and_binary(void **state)
@@ -976,6 +1011,8 @@ int main(void)
         cmocka_unit_test(test_first_fail_ties),
         cmocka_unit_test(test_oom_unknown_note),
         cmocka_unit_test(test_hostile_ids_and_binary),
+        cmocka_unit_test(test_new_id_no_space),
+        cmocka_unit_test(test_effective_batch),
         cmocka_unit_test(test_big_ledger_heap_proportionate),
         cmocka_unit_test(test_command_change),
     };

@@ -266,10 +266,51 @@ static void test_step_axis_whole(void **state)
     free(buf);
 }
 
+/* The y of the <text> whose content is label, or -1. */
+static double text_y(const char *svg, const char *label)
+{
+    char want[64];
+    snprintf(want, sizeof want, ">%s</text>", label);
+    const char *at = strstr(svg, want), *y = NULL;
+    if (!at) return -1;
+    for (const char *p = svg; (p = strstr(p, " y=\"")) && p < at; p++) y = p;
+    return y ? strtod(y + 4, NULL) : -1;
+}
+
+/* "step 20" near the plot's right drew its label at the top, over the
+ * capacity line's "capacity 24.00 GiB" (seen in headless chromium): a step
+ * label that meets a line's label goes below it; one clear of it (step 1,
+ * at the left) stays at the top. */
+static void test_step_label_clear_of_capacity(void **state)
+{
+    (void)state;
+    static double x[41], y[41];
+    for (int i = 0; i <= 40; i++) x[i] = i / 40.0, y[i] = 5 + 18.0 * i / 40;
+    struct svg_chart c = {.id = "memory", .title = "t", .x_label = "s", .y_label = "GiB", .y_from_zero = true};
+    c.series[c.n_series++] = (struct svg_series){.name = "GPU 0 used", .x = x, .y = y, .n = 41};
+    c.hlines[c.n_hlines++] = (struct svg_line){.value = 24, .label = "capacity 24.00 GiB"};
+    c.hlines[c.n_hlines++] = (struct svg_line){.value = 20.4, .label = "85% edge 20.40 GiB", .warn = true};
+    c.markers[c.n_markers++] = (struct svg_line){.value = 0.02, .label = "step 1", .kind = "step"};
+    c.markers[c.n_markers++] = (struct svg_line){.value = 0.88, .label = "step 20", .kind = "step"};
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    assert_int_equal(svg_chart_render(f, &c, false), 0);
+    fclose(f);
+    double cap = text_y(buf, "capacity 24.00 GiB"), edge = text_y(buf, "85% edge 20.40 GiB");
+    double s1 = text_y(buf, "step 1"), s20 = text_y(buf, "step 20");
+    assert_true(cap > 0 && edge > 0 && s1 > 0 && s20 > 0);
+    assert_true(s20 - 10 >= cap);  /* its top below the capacity label's baseline */
+    assert_true(s20 <= edge - 11); /* and above the edge label */
+    assert_true(s1 < s20);         /* the one clear of them stays at the top */
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_axis_whole),
+        cmocka_unit_test(test_step_label_clear_of_capacity),
         cmocka_unit_test(test_reduce_keeps_spike),
         cmocka_unit_test(test_reduce_small_copied),
         cmocka_unit_test(test_memcsv),
