@@ -4028,6 +4028,28 @@ static const struct {
     {"forward pass", OOM_STAGE_FORWARD},
 };
 
+/* Where a model moved "to" is the host, not its device: an offload
+ * ("Moving model to CPU to free VRAM", "move the model to cpu before
+ * saving"), no load. */
+static const char *const host_places[] = {"cpu", "host", "ram", "disk", "system memory"};
+
+/* verb_parts[k]'s part opens t (any case, within n bytes), and a part
+ * that ends in " to" (the model moved to its device) names no host place
+ * after it: the one test every reader of the table makes (review21) */
+static bool verb_part_is(size_t k, const char *t, size_t n)
+{
+    size_t m = strlen(verb_parts[k].part);
+    if (m > n || strncasecmp(t, verb_parts[k].part, m)) return false;
+    if (m < 3 || strcmp(verb_parts[k].part + m - 3, " to")) return true;
+    while (m < n && t[m] == ' ') m++;
+    for (size_t h = 0; h < sizeof host_places / sizeof host_places[0]; h++) {
+        size_t hm = strlen(host_places[h]);
+        if (hm <= n - m && !strncasecmp(t + m, host_places[h], hm) && (hm == n - m || !isalnum((unsigned char)t[m + hm])))
+            return false;
+    }
+    return true;
+}
+
 /* Whole words that start with a verb_parts part but are nouns of the
  * data, not the action: a sample is an item of a dataset (the verb's
  * forms, "sampling", "sampled", keep the part). */
@@ -4558,7 +4580,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             continue;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
             size_t m = strlen(verb_parts[k].part);
-            if (len - i < m || strncasecmp(text + i, verb_parts[k].part, m)) continue;
+            if (!verb_part_is(k, text + i, len - i)) continue;
             /* a rate's unit ("0.34 samples/sec") */
             size_t u = i + m;
             while (u < len && isalpha((unsigned char)text[u])) u++;
@@ -4654,8 +4676,7 @@ enum oom_stage stage_intro_line(const char *text, size_t len)
          * the user's code, suno-ai/bark = heldout55 h55-67). (open55) */
         if (word_before_is(text, i, "before")) return OOM_STAGE_UNKNOWN;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
-            size_t m = strlen(verb_parts[k].part);
-            if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+            if (verb_part_is(k, text + i, e - i)) return verb_parts[k].stage;
         }
         return OOM_STAGE_UNKNOWN;
     }
@@ -4725,8 +4746,7 @@ bool stage_phase_over(const char *text, size_t len)
     for (size_t k = i; k < w; k++) {
         if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
         for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-            size_t vm = strlen(verb_parts[v].part);
-            if (vm <= w - k && !strncasecmp(text + k, verb_parts[v].part, vm))
+            if (verb_part_is(v, text + k, w - k))
                 return verb_parts[v].stage != OOM_STAGE_GENERATE;
         }
     }
@@ -4764,8 +4784,7 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
             const char *w = p + m;
             size_t rest = len - (size_t)(w - text);
             for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-                size_t vm = strlen(verb_parts[v].part);
-                if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
+                if (verb_part_is(v, w, rest)) return verb_parts[v].stage;
             }
         }
     }
@@ -4805,8 +4824,7 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
         if (!noun && !named) continue;
         size_t rest = wn + 1; /* the word and its blank ("data ") */
         for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-            size_t vm = strlen(verb_parts[v].part);
-            if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
+            if (verb_part_is(v, w, rest)) return verb_parts[v].stage;
         }
     }
     return OOM_STAGE_UNKNOWN;
@@ -5024,8 +5042,7 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
         while (we < len && isalpha((unsigned char)text[we])) we++;
         if (w == e || we - w < 4) return OOM_STAGE_UNKNOWN;
         for (size_t q = 0; q < sizeof verb_parts / sizeof verb_parts[0]; q++) {
-            size_t vm = strlen(verb_parts[q].part);
-            if (vm <= we - w && !strncasecmp(text + w, verb_parts[q].part, vm)) return verb_parts[q].stage;
+            if (verb_part_is(q, text + w, we - w)) return verb_parts[q].stage;
         }
         return pass_part(text + w, we - w);
     }
@@ -5033,10 +5050,9 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     if (e - i < 7 || strncasecmp(text + e - 3, "ing", 3) || (e < len && (ident(text[e]) || text[e] == '/')))
         return OOM_STAGE_UNKNOWN;
     for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
-        size_t m = strlen(verb_parts[k].part);
         /* a part of two words ("setting up ") runs past the gerund */
         size_t room = strchr(verb_parts[k].part, ' ') ? len - i : e - i;
-        if (m <= room && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+        if (verb_part_is(k, text + i, room)) return verb_parts[k].stage;
     }
     return OOM_STAGE_UNKNOWN;
 }

@@ -131,6 +131,18 @@ static void test_model_moved_to_device(void **state)
              "In version `cuda12 v0.10.0`, the model will only load onto a single GPU, resulting in "
              "`cudaMalloc failed: out of memory`\n");
     assert_string_equal(s.stage, "unknown");
+    /* review21: a model moved to the host is offloaded, not loaded: the
+     * rows say "placed on its device" (diffusers' and ComfyUI's offload of
+     * a model to the CPU between uses) */
+    s = look("Moving model to CPU to free VRAM\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+    assert_string_equal(s.stage, "unknown");
+    s = look("Starting the worker\nFailed to move the model to cpu\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+    assert_string_equal(s.stage, "unknown");
+    assert_string_equal(oom_stage_name(stage_failure_line("Failed to move model to CPU", 27)), "unknown");
+    assert_string_equal(oom_stage_name(stage_failure_line("Failed to move model to device", 30)), "load");
+    assert_string_equal(oom_stage_name(stage_failure_line("Failed to move model to cpuset0", 31)), "load");
 }
 
 /* onnxruntime's session reports a failed model load as "[ONNXRuntimeError]
