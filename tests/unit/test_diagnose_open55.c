@@ -134,7 +134,7 @@ static void test_model_moved_to_device(void **state)
     /* review21: a model moved to the host is offloaded, not loaded: the
      * rows say "placed on its device" (diffusers' and ComfyUI's offload of
      * a model to the CPU between uses) */
-    s = look("Moving model to CPU to free VRAM\n"
+    s = look("Moving the model to cpu...\n"
              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
     assert_string_equal(s.stage, "unknown");
     s = look("Starting the worker\nFailed to move the model to cpu\n"
