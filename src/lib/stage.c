@@ -3634,14 +3634,17 @@ static bool python_import_line(const char *t, size_t n)
     return n - i > 8 && !memcmp(t + i, " import ", 8);
 }
 
-/* the word that ends right before text[i] (past blanks) is w, any case */
+/* the word that ends right before text[i] (past blanks: spaces and tabs)
+ * is w, any case, whole (no letter or digit before it): the rule msg.c's
+ * word_before_in keeps for a rule's not_after (review21: a tab was no
+ * blank here, "x4before" was "before") */
 static bool word_before_is(const char *text, size_t i, const char *w)
 {
     size_t e = i;
-    while (e > 0 && text[e - 1] == ' ') e--;
+    while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t')) e--;
     size_t m = strlen(w);
     if (e == i || e < m || strncasecmp(text + e - m, w, m)) return false;
-    return e == m || !isalpha((unsigned char)text[e - m - 1]);
+    return e == m || !isalnum((unsigned char)text[e - m - 1]);
 }
 
 /* every place the cue's word occurs follows "before": an action still to

@@ -196,6 +196,9 @@ static void test_phase_after_time_word(void **state)
     assert_true(s.gpu_oom);
     assert_string_equal(s.stage, "unknown");
     assert_int_equal(stage_intro_line("It fails before generating the latents:", 39), OOM_STAGE_UNKNOWN);
+    /* review21: a tab is a blank too; "x4before" is no "before" */
+    assert_int_equal(stage_context_line("before\tgenerating audio", 24), OOM_STAGE_UNKNOWN);
+    assert_int_equal(stage_context_line("x4before generating audio", 25), OOM_STAGE_GENERATE);
     /* guards: the action under way still names its stage */
     s = look("CUDA out of memory, running on RTX 3050ti, how to fix?\n\n"
              "I get this error while generating audio:\n\n"
