@@ -4760,6 +4760,30 @@ bool stage_phase_over(const char *text, size_t len)
  * device", "ERROR: Could not load model ...") right above the message it
  * printed for: the action it names (stage_failed_action); unknown for any
  * other line. (open55) */
+/* What a start-up line fails to load or set up that is no model: a shared
+ * library, a symbol, an extension, a wheel, a backend, a driver
+ * (TensorFlow's "Could not load dynamic library 'libnvinfer.so.7'",
+ * torchvision's "Failed to load image Python extension", JAX's "Unable to
+ * initialize backend 'rocm'", "Failed to initialize NVML"): the program's
+ * environment, printed at import, not the model being made ready
+ * (review21) */
+static const char *const failure_not_model[] = {"library", "libraries", "symbol", "extension",
+                                                "wheel", "wheels", "backend", "plugin", "driver", "NVML"};
+
+static bool failure_names_no_model(const char *t, size_t n)
+{
+    for (size_t k = 0; k < sizeof failure_not_model / sizeof failure_not_model[0]; k++) {
+        size_t m = strlen(failure_not_model[k]);
+        for (const char *p = find_nocase(t, n, 0, failure_not_model[k], m); p;
+             p = find_nocase(t, n, (size_t)(p - t) + 1, failure_not_model[k], m)) {
+            size_t i = (size_t)(p - t);
+            if ((i == 0 || !isalnum((unsigned char)t[i - 1])) && (i + m == n || !isalnum((unsigned char)t[i + m])))
+                return true;
+        }
+    }
+    return false;
+}
+
 enum oom_stage stage_failure_line(const char *text, size_t len)
 {
     static const char *const opens[] = {"failed to ", "could not ", "couldn't ", "unable to "};
@@ -4768,7 +4792,9 @@ enum oom_stage stage_failure_line(const char *text, size_t len)
     while (i < len && (text[i] == ' ' || text[i] == '*')) i++;
     for (size_t k = 0; k < sizeof opens / sizeof opens[0]; k++) {
         size_t m = strlen(opens[k]);
-        if (len - i > m && !strncasecmp(text + i, opens[k], m)) return stage_failed_action(text + i, len - i);
+        if (len - i > m && !strncasecmp(text + i, opens[k], m))
+            return failure_names_no_model(text + i, len - i) ? OOM_STAGE_UNKNOWN
+                                                             : stage_failed_action(text + i, len - i);
     }
     return OOM_STAGE_UNKNOWN;
 }
