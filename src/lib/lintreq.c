@@ -2,7 +2,7 @@
  * rules whose cost depends on the torch version (zero-grad-not-none: torch
  * 2.0 made set_to_none=True the default). One scanner reads every format
  * (requirements*.txt, pyproject.toml in PEP 621 or Poetry form, setup.cfg,
- * setup.py's install_requires strings, environment.yml), because each writes a requirement as the name, then
+ * setup.py's quoted requirement strings, extras_require's too, environment.yml), because each writes a requirement as the name, then
  * clauses of an operator and a version: `torch>=1.13,<3`,
  * `"torch>=2.1"`, `torch = "^2.0"`, `torch = {version = "~2.1"}`,
  * `- pytorch=2.1.0=py3.10_cuda12.1`, `- torch==2.2.1`. */

@@ -1114,28 +1114,41 @@ static bool memory_error_class_only(const char *line, size_t n)
  * cuML's SVR, NVIDIA/cuml#3356, titled "[QST]MemoryError"). A directory of
  * one of them on a frame near the class (or the conda environment RAPIDS's
  * install selector names, envs/rapids-YY.MM) says whose MemoryError it
- * is. (callmiss) */
+ * is; only on a frame line (gpu_library_frame). (callmiss) */
 static const char *const gpu_memerror_dirs[] = {"cudf/", "cuml/", "cugraph/", "rmm/", "dask_cudf/",
     "nvtabular/", "cuspatial/", "cuvs/", "pylibraft/", "raft/", "cucim/", "envs/rapids-", NULL};
 
 #define GPU_MEMERROR_LINES 40 /* lines either side of the class read for a frame */
 
-static bool gpu_library_near(const struct view *v, size_t ls, size_t le)
+/* the frame line a..b holds a directory of gpu_memerror_dirs at a path
+ * part's start: a link in the writer's prose ("github.com/rapidsai/cudf/
+ * issues/6746" above a pandas MemoryError) is no frame (review21) */
+static bool gpu_library_frame(const struct view *v, size_t a, size_t b)
 {
-    size_t a = ls, b = le, lo = ls, hi = le;
-    for (int i = 0; i < GPU_MEMERROR_LINES && prev_line(v, &a, &b); i++) lo = a;
-    a = ls, b = le;
-    for (int i = 0; i < GPU_MEMERROR_LINES && next_line(v, &a, &b); i++) hi = b;
+    const char *t = v->p + a;
+    size_t n = b - a;
+    if (stage_line_kind(t, n) != STAGE_LINE_FRAME) return false;
     for (size_t k = 0; gpu_memerror_dirs[k]; k++) {
         size_t dl = strlen(gpu_memerror_dirs[k]);
-        for (size_t at = lo; at < hi;) {
-            const char *p = memmem(v->p + at, hi - at, gpu_memerror_dirs[k], dl);
+        for (size_t at = 0; at < n;) {
+            const char *p = memmem(t + at, n - at, gpu_memerror_dirs[k], dl);
             if (!p) break;
-            size_t i = (size_t)(p - v->p);
-            if (i == 0 || !(isalnum((unsigned char)v->p[i - 1]) || v->p[i - 1] == '_')) return true;
+            size_t i = (size_t)(p - t);
+            if (i == 0 || !(isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_')) return true;
             at = i + 1;
         }
     }
+    return false;
+}
+
+static bool gpu_library_near(const struct view *v, size_t ls, size_t le)
+{
+    size_t a = ls, b = le;
+    for (int i = 0; i < GPU_MEMERROR_LINES && prev_line(v, &a, &b); i++)
+        if (gpu_library_frame(v, a, b)) return true;
+    a = ls, b = le;
+    for (int i = 0; i < GPU_MEMERROR_LINES && next_line(v, &a, &b); i++)
+        if (gpu_library_frame(v, a, b)) return true;
     return false;
 }
 

@@ -3666,14 +3666,17 @@ static bool python_import_line(const char *t, size_t n)
     return n - i > 8 && !memcmp(t + i, " import ", 8);
 }
 
-/* the word that ends right before text[i] (past blanks) is w, any case */
+/* the word that ends right before text[i] (past blanks: spaces and tabs)
+ * is w, any case, whole (no letter or digit before it): the rule msg.c's
+ * word_before_in keeps for a rule's not_after (review21: a tab was no
+ * blank here, "x4before" was "before") */
 static bool word_before_is(const char *text, size_t i, const char *w)
 {
     size_t e = i;
-    while (e > 0 && text[e - 1] == ' ') e--;
+    while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t')) e--;
     size_t m = strlen(w);
     if (e == i || e < m || strncasecmp(text + e - m, w, m)) return false;
-    return e == m || !isalpha((unsigned char)text[e - m - 1]);
+    return e == m || !isalnum((unsigned char)text[e - m - 1]);
 }
 
 /* every place the cue's word occurs follows "before": an action still to
@@ -4071,6 +4074,28 @@ static const struct {
      * heldout33 h33-32; "forward pass took 1.2s") */
     {"forward pass", OOM_STAGE_FORWARD},
 };
+
+/* Where a model moved "to" is the host, not its device: an offload
+ * ("Moving model to CPU to free VRAM", "move the model to cpu before
+ * saving"), no load. */
+static const char *const host_places[] = {"cpu", "host", "ram", "disk", "system memory"};
+
+/* verb_parts[k]'s part opens t (any case, within n bytes), and a part
+ * that ends in " to" (the model moved to its device) names no host place
+ * after it: the one test every reader of the table makes (review21) */
+static bool verb_part_is(size_t k, const char *t, size_t n)
+{
+    size_t m = strlen(verb_parts[k].part);
+    if (m > n || strncasecmp(t, verb_parts[k].part, m)) return false;
+    if (m < 3 || strcmp(verb_parts[k].part + m - 3, " to")) return true;
+    while (m < n && t[m] == ' ') m++;
+    for (size_t h = 0; h < sizeof host_places / sizeof host_places[0]; h++) {
+        size_t hm = strlen(host_places[h]);
+        if (hm <= n - m && !strncasecmp(t + m, host_places[h], hm) && (hm == n - m || !isalnum((unsigned char)t[m + hm])))
+            return false;
+    }
+    return true;
+}
 
 /* Whole words that start with a verb_parts part but are nouns of the
  * data, not the action: a sample is an item of a dataset (the verb's
@@ -4622,7 +4647,7 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             continue;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
             size_t m = strlen(verb_parts[k].part);
-            if (len - i < m || strncasecmp(text + i, verb_parts[k].part, m)) continue;
+            if (!verb_part_is(k, text + i, len - i)) continue;
             /* a rate's unit ("0.34 samples/sec") */
             size_t u = i + m;
             while (u < len && isalpha((unsigned char)text[u])) u++;
@@ -4732,8 +4757,7 @@ enum oom_stage stage_intro_line(const char *text, size_t len)
          * the user's code, suno-ai/bark = heldout55 h55-67). (open55) */
         if (word_before_is(text, i, "before")) return OOM_STAGE_UNKNOWN;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
-            size_t m = strlen(verb_parts[k].part);
-            if (m <= e - i && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+            if (verb_part_is(k, text + i, e - i)) return verb_parts[k].stage;
         }
         return OOM_STAGE_UNKNOWN;
     }
@@ -4803,8 +4827,7 @@ bool stage_phase_over(const char *text, size_t len)
     for (size_t k = i; k < w; k++) {
         if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
         for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-            size_t vm = strlen(verb_parts[v].part);
-            if (vm <= w - k && !strncasecmp(text + k, verb_parts[v].part, vm))
+            if (verb_part_is(v, text + k, w - k))
                 return verb_parts[v].stage != OOM_STAGE_GENERATE;
         }
     }
@@ -4815,6 +4838,30 @@ bool stage_phase_over(const char *text, size_t len)
  * device", "ERROR: Could not load model ...") right above the message it
  * printed for: the action it names (stage_failed_action); unknown for any
  * other line. (open55) */
+/* What a start-up line fails to load or set up that is no model: a shared
+ * library, a symbol, an extension, a wheel, a backend, a driver
+ * (TensorFlow's "Could not load dynamic library 'libnvinfer.so.7'",
+ * torchvision's "Failed to load image Python extension", JAX's "Unable to
+ * initialize backend 'rocm'", "Failed to initialize NVML"): the program's
+ * environment, printed at import, not the model being made ready
+ * (review21) */
+static const char *const failure_not_model[] = {"library", "libraries", "symbol", "extension",
+                                                "wheel", "wheels", "backend", "plugin", "driver", "NVML"};
+
+static bool failure_names_no_model(const char *t, size_t n)
+{
+    for (size_t k = 0; k < sizeof failure_not_model / sizeof failure_not_model[0]; k++) {
+        size_t m = strlen(failure_not_model[k]);
+        for (const char *p = find_nocase(t, n, 0, failure_not_model[k], m); p;
+             p = find_nocase(t, n, (size_t)(p - t) + 1, failure_not_model[k], m)) {
+            size_t i = (size_t)(p - t);
+            if ((i == 0 || !isalnum((unsigned char)t[i - 1])) && (i + m == n || !isalnum((unsigned char)t[i + m])))
+                return true;
+        }
+    }
+    return false;
+}
+
 enum oom_stage stage_failure_line(const char *text, size_t len)
 {
     static const char *const opens[] = {"failed to ", "could not ", "couldn't ", "unable to "};
@@ -4823,7 +4870,9 @@ enum oom_stage stage_failure_line(const char *text, size_t len)
     while (i < len && (text[i] == ' ' || text[i] == '*')) i++;
     for (size_t k = 0; k < sizeof opens / sizeof opens[0]; k++) {
         size_t m = strlen(opens[k]);
-        if (len - i > m && !strncasecmp(text + i, opens[k], m)) return stage_failed_action(text + i, len - i);
+        if (len - i > m && !strncasecmp(text + i, opens[k], m))
+            return failure_names_no_model(text + i, len - i) ? OOM_STAGE_UNKNOWN
+                                                             : stage_failed_action(text + i, len - i);
     }
     return OOM_STAGE_UNKNOWN;
 }
@@ -4842,8 +4891,7 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
             const char *w = p + m;
             size_t rest = len - (size_t)(w - text);
             for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-                size_t vm = strlen(verb_parts[v].part);
-                if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
+                if (verb_part_is(v, w, rest)) return verb_parts[v].stage;
             }
         }
     }
@@ -4883,8 +4931,7 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
         if (!noun && !named) continue;
         size_t rest = wn + 1; /* the word and its blank ("data ") */
         for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-            size_t vm = strlen(verb_parts[v].part);
-            if (rest >= vm && !strncasecmp(w, verb_parts[v].part, vm)) return verb_parts[v].stage;
+            if (verb_part_is(v, w, rest)) return verb_parts[v].stage;
         }
     }
     return OOM_STAGE_UNKNOWN;
@@ -5102,8 +5149,7 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
         while (we < len && isalpha((unsigned char)text[we])) we++;
         if (w == e || we - w < 4) return OOM_STAGE_UNKNOWN;
         for (size_t q = 0; q < sizeof verb_parts / sizeof verb_parts[0]; q++) {
-            size_t vm = strlen(verb_parts[q].part);
-            if (vm <= we - w && !strncasecmp(text + w, verb_parts[q].part, vm)) return verb_parts[q].stage;
+            if (verb_part_is(q, text + w, we - w)) return verb_parts[q].stage;
         }
         return pass_part(text + w, we - w);
     }
@@ -5111,10 +5157,9 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     if (e - i < 7 || strncasecmp(text + e - 3, "ing", 3) || (e < len && (ident(text[e]) || text[e] == '/')))
         return OOM_STAGE_UNKNOWN;
     for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
-        size_t m = strlen(verb_parts[k].part);
         /* a part of two words ("setting up ") runs past the gerund */
         size_t room = strchr(verb_parts[k].part, ' ') ? len - i : e - i;
-        if (m <= room && !strncasecmp(text + i, verb_parts[k].part, m)) return verb_parts[k].stage;
+        if (verb_part_is(k, text + i, room)) return verb_parts[k].stage;
     }
     return OOM_STAGE_UNKNOWN;
 }

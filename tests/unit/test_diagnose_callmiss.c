@@ -201,6 +201,16 @@ static void test_memoryerror_header_cut_under_gpu_words(void **state)
          "----> 2 df = pd.read_csv('data.csv')\n\n"
          "~/anaconda3/lib/python3.7/site-packages/pandas/io/parsers.py in read_csv(filepath_or_buffer)\n",
          false},
+        /* review21: the library's name in the writer's prose (a link to
+         * its tracker) is no frame of it: still pandas's MemoryError */
+        {"a link to cudf's tracker",
+         "GPU out of memory while loading the data, as in https://github.com/rapidsai/cudf/issues/6746\n\n"
+         "---------------------------------------------------------------------------\n"
+         "MemoryError                               Traceback (most recent call last)\n"
+         "<ipython-input-2-301086af0e1f> in <module>\n"
+         "----> 2 df = pd.read_csv('data.csv')\n\n"
+         "~/anaconda3/lib/python3.7/site-packages/pandas/io/parsers.py in read_csv(filepath_or_buffer)\n",
+         false},
         /* a MemoryError with its message is read by its message, whatever
          * library raised it (NumPy's host allocation) */
         {"a message after the class",

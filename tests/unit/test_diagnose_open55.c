@@ -131,6 +131,32 @@ static void test_model_moved_to_device(void **state)
              "In version `cuda12 v0.10.0`, the model will only load onto a single GPU, resulting in "
              "`cudaMalloc failed: out of memory`\n");
     assert_string_equal(s.stage, "unknown");
+    /* review21: a model moved to the host is offloaded, not loaded: the
+     * rows say "placed on its device" (diffusers' and ComfyUI's offload of
+     * a model to the CPU between uses) */
+    s = look("Moving the model to cpu...\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+    assert_string_equal(s.stage, "unknown");
+    s = look("Starting the worker\nFailed to move the model to cpu\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.\n");
+    assert_string_equal(s.stage, "unknown");
+    assert_string_equal(oom_stage_name(stage_failure_line("Failed to move model to CPU", 27)), "unknown");
+    assert_string_equal(oom_stage_name(stage_failure_line("Failed to move model to device", 30)), "load");
+    assert_string_equal(oom_stage_name(stage_failure_line("Failed to move model to cpuset0", 31)), "load");
+    /* review21: a start-up line that fails to load a library, an extension
+     * or a backend is the environment, no model load (the last three gave
+     * load before; TensorFlow's line, glog prefix and all, is a guard:
+     * stage_failure_line did not reach its words; stage_verb_line still
+     * reads it as load, listed in review21's report) */
+    static const char *const env[] = {
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7'",
+        "Failed to load image Python extension: libc10_cuda.so",
+        "Unable to initialize backend 'rocm': NOT_FOUND",
+        "Failed to initialize NVML: Driver/library version mismatch",
+    };
+    for (size_t k = 0; k < sizeof env / sizeof env[0]; k++)
+        if (stage_failure_line(env[k], strlen(env[k])) != OOM_STAGE_UNKNOWN) fail_msg("%s", env[k]);
+    assert_string_equal(oom_stage_name(stage_failure_line("Failed to load model weights onto the device", 44)), "load");
 }
 
 /* onnxruntime's session reports a failed model load as "[ONNXRuntimeError]
@@ -184,6 +210,9 @@ static void test_phase_after_time_word(void **state)
     assert_true(s.gpu_oom);
     assert_string_equal(s.stage, "unknown");
     assert_int_equal(stage_intro_line("It fails before generating the latents:", 39), OOM_STAGE_UNKNOWN);
+    /* review21: a tab is a blank too; "x4before" is no "before" */
+    assert_int_equal(stage_context_line("before\tgenerating audio", 24), OOM_STAGE_UNKNOWN);
+    assert_int_equal(stage_context_line("x4before generating audio", 25), OOM_STAGE_GENERATE);
     /* guards: the action under way still names its stage */
     s = look("CUDA out of memory, running on RTX 3050ti, how to fix?\n\n"
              "I get this error while generating audio:\n\n"
