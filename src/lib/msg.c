@@ -4757,12 +4757,18 @@ static bool word_before_in(const char *text, size_t at, const char *const *set, 
     return we > i && word_in_n(text + i, we - i, set, cap);
 }
 
-/* One of set[] (any case) is a whole word on text[at]'s line before it. */
+/* One of set[] (any case) is a whole word before text[at] in its sentence:
+ * on its line, after no ';' and no '.', '!' or '?' that ends a sentence
+ * (one before a blank; "optimizer.step" goes on). */
 static bool word_earlier_on_line(const char *text, size_t at, const char *const *set, size_t cap)
 {
     size_t i = at;
     while (i > 0 && text[i - 1] != '\n') {
-        while (i > 0 && text[i - 1] != '\n' && !isalnum((unsigned char)text[i - 1])) i--;
+        while (i > 0 && text[i - 1] != '\n' && !isalnum((unsigned char)text[i - 1])) {
+            char c = text[i - 1];
+            if (c == ';' || ((c == '.' || c == '!' || c == '?') && i < at && text[i] == ' ')) return false;
+            i--;
+        }
         size_t we = i;
         while (i > 0 && isalnum((unsigned char)text[i - 1])) i--;
         if (we > i && word_in_n(text + i, we - i, set, cap)) return true;

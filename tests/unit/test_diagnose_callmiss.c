@@ -119,6 +119,12 @@ static void test_host_memory_still_guards(void **state)
          "CUDA OOM while training\n\n"
          "It turned out to be due to CPU memory, the dataloader workers fill it.\n",
          false},
+        /* a verb of moving in an earlier sentence of the line moves
+         * nothing into the host's memory */
+        {"a verb of moving in another sentence",
+         "CUDA OOM while training\n\n"
+         "I moved on; the error is due to CPU memory. I moved the job. It is due to CPU memory.\n",
+         false},
         {"a limit after limited to",
          "CUDA OOM while training\n\n"
          "The job is limited to 16 GB of system RAM. It is close to CPU RAM limits.\n",
