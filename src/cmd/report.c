@@ -187,7 +187,8 @@ static int line_first_pass(const char *line, size_t len, void *ctx)
     if (len >= LOGSCAN_LINE_MAX) p->offsets_bad = true; /* delivered as its tail */
     if (steps_parse_line(line, len, &pt)) {
         step_point(p, &pt, offset);
-        if (steps_series_add(&p->series, &pt) < 0) return 0; /* out of memory: the trend reads less */
+        /* out of memory: the trend reads less; the line still counts below */
+        (void)steps_series_add(&p->series, &pt);
     }
     p->ring_offset[p->n % RING] = offset;
     copy_line(p->ring[p->n++ % RING], line, len);
