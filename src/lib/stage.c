@@ -4834,6 +4834,14 @@ bool stage_phase_over(const char *text, size_t len)
     return false;
 }
 
+/* The phrases that introduce a failed action, the word after them read by
+ * the verb table (stage_failed_action); the first FAILURE_OPENERS may also
+ * open a tool's own failure line (stage_failure_line). */
+static const char *const failure_phrases[] = {"could not ", "couldn't ", "failed to ", "unable to ",
+                                              "error while ", "error during ", "exception while ",
+                                              "exception during ", "failed while ", "failed during "};
+enum { FAILURE_OPENERS = 4 };
+
 /* a tool's own line that opens with its failure ("Failed to move model to
  * device", "ERROR: Could not load model ...") right above the message it
  * printed for: the action it names (stage_failed_action); unknown for any
@@ -4864,13 +4872,12 @@ static bool failure_names_no_model(const char *t, size_t n)
 
 enum oom_stage stage_failure_line(const char *text, size_t len)
 {
-    static const char *const opens[] = {"failed to ", "could not ", "couldn't ", "unable to "};
     if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
     size_t i = skip_log_prefix(text, len);
     while (i < len && (text[i] == ' ' || text[i] == '*')) i++;
-    for (size_t k = 0; k < sizeof opens / sizeof opens[0]; k++) {
-        size_t m = strlen(opens[k]);
-        if (len - i > m && !strncasecmp(text + i, opens[k], m))
+    for (size_t k = 0; k < FAILURE_OPENERS; k++) {
+        size_t m = strlen(failure_phrases[k]);
+        if (len - i > m && !strncasecmp(text + i, failure_phrases[k], m))
             return failure_names_no_model(text + i, len - i) ? OOM_STAGE_UNKNOWN
                                                              : stage_failed_action(text + i, len - i);
     }
@@ -4879,14 +4886,11 @@ enum oom_stage stage_failure_line(const char *text, size_t len)
 
 enum oom_stage stage_failed_action(const char *text, size_t len)
 {
-    static const char *const phrases[] = {"could not ", "couldn't ", "failed to ", "unable to ",
-                                          "error while ", "error during ", "exception while ",
-                                          "exception during ", "failed while ", "failed during "};
     if (len > VERB_LINE_MAX * 2) len = VERB_LINE_MAX * 2;
-    for (size_t k = 0; k < sizeof phrases / sizeof phrases[0]; k++) {
-        size_t m = strlen(phrases[k]);
-        for (const char *p = find_nocase(text, len, 0, phrases[k], m); p;
-             p = find_nocase(text, len, (size_t)(p - text) + 1, phrases[k], m)) {
+    for (size_t k = 0; k < sizeof failure_phrases / sizeof failure_phrases[0]; k++) {
+        size_t m = strlen(failure_phrases[k]);
+        for (const char *p = find_nocase(text, len, 0, failure_phrases[k], m); p;
+             p = find_nocase(text, len, (size_t)(p - text) + 1, failure_phrases[k], m)) {
             if (p > text && ident(p[-1])) continue;
             const char *w = p + m;
             size_t rest = len - (size_t)(w - text);
