@@ -23,6 +23,16 @@ static inline const struct oom_event *scan_primary(const char *log, struct oom_r
     return &rep->events[rep->primary];
 }
 
+/* The stage's name of the log's primary event (a GPU OOM). */
+static inline const char *primary_stage(const char *log)
+{
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(log, &rep);
+    const char *name = oom_stage_name(e->stage);
+    oom_report_release(&rep);
+    return name;
+}
+
 /* The log holds no GPU OOM (no primary event). */
 static inline void expect_no_gpu_oom(const char *log)
 {

@@ -20,15 +20,6 @@
 #include "lib/steps.h"
 #include "scan_fixture.h"
 
-static const char *primary_stage(const char *log)
-{
-    struct oom_report rep;
-    const struct oom_event *e = scan_primary(log, &rep);
-    const char *name = oom_stage_name(e->stage);
-    oom_report_release(&rep);
-    return name;
-}
-
 /* glog's check-failure stack, innermost first, as Caffe prints it under
  * "Check failed: error == cudaSuccess (2 vs. 0)  out of memory". */
 #define CAFFE_CHECK \

@@ -20,15 +20,6 @@
 #include "lib/stage.h"
 #include "scan_fixture.h"
 
-static const char *primary_stage(const char *log)
-{
-    struct oom_report rep;
-    const struct oom_event *e = scan_primary(log, &rep);
-    const char *name = oom_stage_name(e->stage);
-    oom_report_release(&rep);
-    return name;
-}
-
 static enum oom_stage after(const char *line)
 {
     return stage_after_line(line, strlen(line));
