@@ -3655,10 +3655,10 @@ static bool python_import_line(const char *t, size_t n)
 {
     size_t i = 0;
     while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '#')) i++;
-    if (n - i > 7 && !memcmp(t + i, "import ", 7)) i += 7;
-    else if (n - i > 5 && !memcmp(t + i, "from ", 5)) i += 5;
+    bool from = n - i > 5 && !memcmp(t + i, "from ", 5);
+    if (from) i += 5;
+    else if (n - i > 7 && !memcmp(t + i, "import ", 7)) i += 7;
     else return false;
-    bool from = t[i - 2] == 'm';
     size_t name = i;
     while (i < n && (ident(t[i]) || t[i] == '.')) i++;
     if (i == name) return false;
