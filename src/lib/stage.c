@@ -4368,6 +4368,74 @@ bool stage_training_line(const char *text, size_t len)
     return epoch_line(text, len) || steps_darknet_line(text, len);
 }
 
+/* the layer types darknet's makers print after the index (pjreddie/
+ * darknet and AlexeyAB/darknet, each layer file of src/, as their tables show them:
+ * pjreddie/darknet#2416 and #1109 "conv", "res", "route", "upsample",
+ * "yolo"; AlexeyAB/darknet#3576 "max", #4581 "upsample", "route", "yolo",
+ * #5718 "Shortcut Layer:"; pjreddie/darknet#706 "detection"); matched as a
+ * whole word, case as printed */
+static const char *const darknet_layers[] = {"conv", "max", "avg", "route", "reorg", "res", "upsample",
+    "yolo", "region", "detection", "connected", "dropout", "softmax", "cost", "local", "crop",
+    "deconv", "rnn", "crnn", "lstm", "gru", "Shortcut", "sam", "scale_channels", "Gaussian_yolo"};
+
+/* blanks and the marks a paste wraps a log line in (backticks, a quote's
+ * '>' and '"') */
+static size_t skip_wrap(const char *t, size_t i, size_t n)
+{
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '`' || t[i] == '>' || t[i] == '"')) i++;
+    return i;
+}
+
+/* at t[i]: a layer index (1 to 4 digits), blanks, a layer type as a word */
+static bool darknet_row_at(const char *t, size_t i, size_t n)
+{
+    size_t d = i;
+    while (i < n && isdigit((unsigned char)t[i])) i++;
+    if (i == d || i - d > 4 || i >= n || t[i] != ' ') return false;
+    while (i < n && t[i] == ' ') i++;
+    for (size_t k = 0; k < sizeof darknet_layers / sizeof darknet_layers[0]; k++) {
+        size_t m = strlen(darknet_layers[k]);
+        if (n - i >= m && !memcmp(t + i, darknet_layers[k], m) &&
+            (i + m == n || !(isalnum((unsigned char)t[i + m]) || t[i + m] == '_')))
+            return true;
+    }
+    return false;
+}
+
+/* the table's header, or a layer row: at the line's start, or (a row
+ * quoted inside the writer's sentence, "... on layer 29 \"28 conv 128 1 x
+ * 1/1 ...", pjreddie/darknet#1796) after a blank or a quote mark */
+static bool darknet_table_line(const char *t, size_t n)
+{
+    if (memmem(t, n, "layer", 5) && memmem(t, n, "filters", 7) && memmem(t, n, "input", 5) &&
+        memmem(t, n, "output", 6))
+        return true;
+    for (size_t i = skip_wrap(t, 0, n); i < n; i++)
+        if ((i == 0 || t[i - 1] == ' ' || t[i - 1] == '"' || t[i - 1] == '`' || t[i - 1] == '>') &&
+            darknet_row_at(t, i, n))
+            return true;
+    return false;
+}
+
+/* what darknet's check_error prints (pjreddie/darknet src/cuda.c "CUDA
+ * Error: %s", AlexeyAB/darknet src/dark_cuda.c "CUDA Error: %s: %s",
+ * "CUDA status Error: file: ...", "cuDNN Error: %s") */
+static const char *const darknet_errors[] = {"CUDA Error", "CUDA status Error", "cuDNN Error", "cuDNN status Error"};
+
+enum oom_stage stage_darknet_build(const char *line, size_t n, const char *above, size_t an)
+{
+    size_t i = skip_wrap(line, 0, n), d = i;
+    while (i < n && isdigit((unsigned char)line[i])) i++;
+    if (i == d || i - d > 4 || i == n || line[i] != ' ') return OOM_STAGE_UNKNOWN;
+    while (i < n && line[i] == ' ') i++;
+    for (size_t k = 0; k < sizeof darknet_errors / sizeof darknet_errors[0]; k++) {
+        size_t m = strlen(darknet_errors[k]);
+        if (n - i >= m && !memcmp(line + i, darknet_errors[k], m))
+            return darknet_table_line(above, an) ? OOM_STAGE_LOAD : OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 /* one of the next two words after a verb names a data set
  * ("raw datasets...", "HF dataset from", "the corpus"). */
 static bool dataset_object(const char *t, size_t n)
