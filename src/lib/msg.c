@@ -2922,6 +2922,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_error,
      .near = near_cuda_error},
+    /* thrust's system_error, which XGBoost's dh::safe_cuda throws too:
+     * its what() is the failing call's context, ": " and the CUDA
+     * runtime's error string, here cudaErrorMemoryAllocation's "out of
+     * memory" ("what():  parallel_for failed: out of memory", thrust's
+     * for_each under XGBoost's predictor, dmlc/xgboost#3756; "what():
+     * /home/.../common/device_helpers.cuh(456): out of memory", its GPU
+     * updater, dmlc/xgboost#2874 = heldout64 h64-42). The same what()
+     * carries the other errors ("device free failed:
+     * cudaErrorIllegalAddress: an illegal memory access was encountered",
+     * NVIDIA/thrust#1636): only the allocation's string is this row. */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"what():", ": out of memory"},
+     .word_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_cuda_error},
     /* ... and PyTorch's check of a HIP call under ROCm (c10/cuda's
      * C10_CUDA_CHECK hipified: "HIP error: " + hipGetErrorString): "RuntimeError:
      * HIP error: out of memory". (srcfam) HIP's error name, hipErrorOutOfMemory

