@@ -132,11 +132,42 @@ static void test_thrust_what_out_of_memory(void **state)
                       "  what():  std::bad_alloc\n");
 }
 
+/* RMM's spill-on-demand giving up: the failure callback of dask-cuda's
+ * ProxyManager and of cuDF's SpillManager finds nothing to spill, prints
+ * "RMM allocation of {format_bytes(nbytes)} bytes failed, spill-on-demand
+ * couldn't find any device memory to spill:" and returns false, so RMM
+ * throws (rapidsai/dask-cuda#855 through distributed's logger, = heldout64
+ * h64-25; cuDF's spill_manager.py and its first version printing the bare
+ * byte count). The size is the request. */
+static void test_rmm_spill_on_demand(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "distributed.worker - WARNING - RMM allocation of 4.91 MiB failed, spill-on-demand couldn't find any "
+        "device memory to spill:\n"
+        "<ProxyManager dev_limit=9.31 GiB host_limit=503.90 GiB disk=0 B(0) host=0 B(0) dev=0 B(0)>: Empty\n"
+        "traceback:\n",
+        &rep);
+    assert_true(e->gpu_oom);
+    assert_int_equal(e->bytes.requested, 5148508); /* 4.91 * 2^20, rounded */
+    oom_report_release(&rep);
+    e = scan_primary("[WARNING] RMM allocation of 5147652 bytes failed, spill-on-demand couldn't find any device "
+                     "memory to spill:\n",
+                     &rep);
+    assert_int_equal(e->bytes.requested, 5147652);
+    oom_report_release(&rep);
+    /* guard: spilling that found memory logs no failure (cudf-spark's
+     * "Spilled 263708544 bytes from the device store", NVIDIA/cudf-spark#11742) */
+    expect_no_gpu_oom("24/11/18 15:25:07 INFO DeviceMemoryEventHandler: Spilled 263708544 bytes from the device store\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_darknet_layer_index),
         cmocka_unit_test(test_thrust_what_out_of_memory),
+        cmocka_unit_test(test_rmm_spill_on_demand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
