@@ -3937,10 +3937,20 @@ enum oom_stage stage_tf(const char *text, size_t len)
  * (x)") runs forward, read first innermost so it wins over the pullback
  * that recorded it. CUDA.jl's allocator frames (alloc, CuArray) and gpu(x),
  * which moves a model and a batch alike, name nothing. */
+/* AutoGrad.jl (Knet's differentiation) records the forward pass of the
+ * differentiated function first, then runs the backward over the tape:
+ * forward_pass and backward_pass in AutoGrad 0.x (src/core.jl, "in
+ * forward_pass(::Function, ...) at .../AutoGrad/src/core.jl:75",
+ * denizyuret/AutoGrad.jl#29 = heldout64 h64-70), forw around each
+ * recorded op in 1.x ("#forw#1(..., ::typeof(AutoGrad.forw), ...) at
+ * .../AutoGrad/9MrCC/src/core.jl:66" under a cuDNN allocation failure,
+ * JuliaGPU/CUDA.jl#111, JuliaGPU/CuArrays.jl#491). */
 static const struct stage_word julia_names[] = {
     {"gradient", OOM_STAGE_BACKWARD, false}, {"withgradient", OOM_STAGE_BACKWARD, false},
     {"pullback", OOM_STAGE_BACKWARD, false}, {"train!", OOM_STAGE_BACKWARD, false},
     {"update!", OOM_STAGE_OPTIMIZER, false}, {"apply!", OOM_STAGE_OPTIMIZER, false},
+    {"forward_pass", OOM_STAGE_FORWARD, false}, {"forw", OOM_STAGE_FORWARD, false},
+    {"backward_pass", OOM_STAGE_BACKWARD, false},
 };
 
 /* Flux's old Tracker (Flux <= 0.9, later FluxML/Tracker.jl
@@ -3969,14 +3979,34 @@ static enum oom_stage julia_called_object(const char *t, size_t n)
     return k ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
 }
 
+/* Julia before 1.0 printed each frame as " in f(args) at path:line", no
+ * number and no "Stacktrace:" header ("in relu(::Knet.KnetArray{Float32,4})
+ * at .../Knet/src/unary.jl:85", denizyuret/AutoGrad.jl#29 = heldout64
+ * h64-70; "in include_from_node1(::String) at ./loading.jl:488" and "in
+ * #optimize#15(...) at .../NLOptControl/src/utils.jl:287" in Julia 0.5
+ * traces kept in comments of Turing.jl and MAVs, find_string ids
+ * 37455535183, 37391541822): the frame is the text after "in ", with
+ * " at " after its name. */
+static size_t julia_old_frame(const char *text, size_t i, size_t len)
+{
+    if (len - i < 8 || memcmp(text + i, "in ", 3) != 0) return 0;
+    const char *at = memmem(text + i + 3, len - i - 3, " at ", 4);
+    return at && at > text + i + 3 ? i + 3 : 0;
+}
+
 int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)
 {
     size_t i = 0;
     while (i < len && text[i] == ' ') i++;
-    if (i + 3 >= len || text[i] != '[' || !isdigit((unsigned char)text[i + 1])) return 0;
-    i++;
-    while (i < len && isdigit((unsigned char)text[i])) i++;
-    if (i + 2 >= len || text[i] != ']' || text[i + 1] != ' ') return 0;
+    size_t old = julia_old_frame(text, i, len);
+    if (old) {
+        i = old - 2; /* as if after "] " */
+    } else {
+        if (i + 3 >= len || text[i] != '[' || !isdigit((unsigned char)text[i + 1])) return 0;
+        i++;
+        while (i < len && isdigit((unsigned char)text[i])) i++;
+        if (i + 2 >= len || text[i] != ']' || text[i + 1] != ' ') return 0;
+    }
     const char *f = text + i + 2, *end = text + len;
     *stage = OOM_STAGE_UNKNOWN;
     if (end - f > 3 && memcmp(f, "(::", 3) == 0) {
@@ -3987,7 +4017,11 @@ int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)
     if (!open) return 1; /* "macro expansion", "top-level scope" */
     const char *b = open;
     while (b > f && b[-1] != '.' && b[-1] != ' ') b--;
-    size_t nn = (size_t)(open - b);
+    /* a keyword method's body as Julia names it, "#forw#1", "#gradient#24":
+     * the function's name between the marks */
+    if (b < open && *b == '#') b++;
+    const char *hash = memchr(b, '#', (size_t)(open - b));
+    size_t nn = (size_t)((hash ? hash : open) - b);
     if (nn >= 3 && memcmp(b, "\xe2\x88\x87", 3) == 0) *stage = OOM_STAGE_BACKWARD;
     for (size_t k = 0; k < sizeof julia_names / sizeof julia_names[0]; k++)
         if (strlen(julia_names[k].word) == nn && memcmp(julia_names[k].word, b, nn) == 0)

@@ -162,12 +162,66 @@ static void test_rmm_spill_on_demand(void **state)
     expect_no_gpu_oom("24/11/18 15:25:07 INFO DeviceMemoryEventHandler: Spilled 263708544 bytes from the device store\n");
 }
 
+static enum oom_stage julia_frame(const char *line)
+{
+    enum oom_stage st = OOM_STAGE_COUNT;
+    return stage_julia_frame(line, strlen(line), &st) ? st : OOM_STAGE_COUNT;
+}
+
+/* Julia before 1.0 printed " in f(args) at path:line" frames with no
+ * number and no "Stacktrace:" (Julia 0.5 traces kept in Turing.jl's and
+ * MAVs' sources, find_string ids 37455535183, 37391541822; Knet under
+ * AutoGrad, denizyuret/AutoGrad.jl#29 = heldout64 h64-70). AutoGrad
+ * records the differentiated function's forward pass (forward_pass in 0.x,
+ * forw around each op in 1.x: "#forw#1(...) at .../AutoGrad/src/core.jl:66",
+ * JuliaGPU/CUDA.jl#111, JuliaGPU/CuArrays.jl#491) before its backward_pass. */
+static void test_julia_old_frames_and_autograd(void **state)
+{
+    (void)state;
+    const char *old =
+        "ERROR: Out of gpu memory\n"
+        " in Knet.KnetPtr(::Int64) at /home/u/.julia/v0.5/Knet/src/kptr.jl:96\n"
+        " in relu(::Knet.KnetArray{Float32,4}) at /home/u/.julia/v0.5/Knet/src/unary.jl:85\n"
+        " in relu(::AutoGrad.Rec{Knet.KnetArray{Float32,4}}) at ./<missing>:0\n"
+        " in predict(::AutoGrad.Rec{Array{Any,1}}, ::Knet.KnetArray{Float32,4}) at /home/u/lenet.jl:30\n"
+        " in forward_pass(::Function, ::Tuple{Array{Any,1}}, ::Array{Any,1}, ::Int64) at "
+        "/home/u/.julia/v0.5/AutoGrad/src/core.jl:75\n"
+        " in include_from_node1(::String) at ./loading.jl:488\n";
+    assert_string_equal(primary_stage(old), "forward");
+    const char *forw =
+        "ERROR: LoadError: CUDA error: out of memory (code #2, ERROR_OUT_OF_MEMORY)\n"
+        "Stacktrace:\n"
+        " [1] macro expansion at /home/u/.julia/packages/CUDAdrv/JWljj/src/base.jl:147 [inlined]\n"
+        " [2] conv4(::Knet.KnetArray{Float32,4}, ::Knet.KnetArray{Float32,4}) at /home/u/.julia/packages/Knet/IIjk8/src/conv.jl:12\n"
+        " [3] #forw#1(::Base.Iterators.Pairs{Symbol,Int64}, ::typeof(AutoGrad.forw), ::Function, "
+        "::AutoGrad.Param{Knet.KnetArray{Float32,4}}) at /home/u/.julia/packages/AutoGrad/9MrCC/src/core.jl:66\n";
+    assert_string_equal(primary_stage(forw), "forward");
+    assert_int_equal(julia_frame(" in backward_pass(::Array{Any,1}, ::AutoGrad.Rec{Float32}, ::Array{AutoGrad.Node,1}) "
+                                 "at /home/u/.julia/v0.6/AutoGrad/src/core.jl:233"),
+                     OOM_STAGE_BACKWARD);
+    /* Tracker's keyword method body names its function the same way */
+    assert_int_equal(julia_frame(" [76] #gradient#24(::Bool, ::typeof(Tracker.gradient), ::Function) at "
+                                 "/home/u/.julia/packages/Tracker/m6d46/src/back.jl:164"),
+                     OOM_STAGE_BACKWARD);
+    /* guards: allocator frames alone name nothing; a sentence with "in"
+     * and "at" but no frame shape is no frame; "forward" alone is no
+     * AutoGrad name */
+    const char *alloc_only =
+        "ERROR: Out of gpu memory\n"
+        " in Knet.KnetPtr(::Int64) at /home/u/.julia/v0.5/Knet/src/kptr.jl:96\n"
+        " in similar(::Knet.KnetArray{Float32,4}) at /home/u/.julia/v0.5/Knet/src/karray.jl:110\n";
+    assert_string_equal(primary_stage(alloc_only), "unknown");
+    assert_int_equal(julia_frame("in the end it fails"), OOM_STAGE_COUNT);
+    assert_int_equal(julia_frame(" in forward(::Chain) at /home/u/model.jl:3"), OOM_STAGE_UNKNOWN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_darknet_layer_index),
         cmocka_unit_test(test_thrust_what_out_of_memory),
         cmocka_unit_test(test_rmm_spill_on_demand),
+        cmocka_unit_test(test_julia_old_frames_and_autograd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
