@@ -3698,9 +3698,27 @@ static bool cue_after_time_word(const char *text, size_t len, const struct stage
     return any;
 }
 
+/* Dask's worker reports a failed task as a record under "Compute Failed"
+ * or "Run Failed": "Function:  load_data", "args:      (125000000)",
+ * "kwargs:    {}", "Exception: ..." (distributed/worker.py; NVIDIA/cudf
+ * #22235 "Function: _evaluate_pipeline_dask", rapidsai/cugraph#2694,
+ * dask-cudf's "Function: load_data" over a groupby's RMM failure,
+ * heldout64 h64-23). The field names the task's Python function, one of a
+ * graph of many, not the phase the program was in. */
+static bool dask_task_field(const char *t, size_t n)
+{
+    static const char *const fields[] = {"Function: ", "args: ", "kwargs: "};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        size_t k = strlen(fields[i]);
+        if (n > k && !memcmp(t, fields[i], k)) return true;
+    }
+    return false;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
+    if (dask_task_field(text, len)) return OOM_STAGE_UNKNOWN;
     if (python_import_line(text, len)) return OOM_STAGE_UNKNOWN;
     enum oom_stage thread = thread_target_stage(text, len);
     if (thread != OOM_STAGE_UNKNOWN) return thread;
@@ -4712,7 +4730,8 @@ static bool other_snake_name(const char *text, size_t len, size_t from)
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
-    if (figure_item(text, len) || python_import_line(text, len)) return OOM_STAGE_UNKNOWN;
+    if (figure_item(text, len) || python_import_line(text, len) || dask_task_field(text, len))
+        return OOM_STAGE_UNKNOWN;
     /* a trainer's training line: training under way, no stage */
     if (stage_training_line(text, len)) {
         *done = true;

@@ -215,6 +215,38 @@ static void test_julia_old_frames_and_autograd(void **state)
     assert_int_equal(julia_frame(" in forward(::Chain) at /home/u/model.jl:3"), OOM_STAGE_UNKNOWN);
 }
 
+/* Dask's worker reports a failed task as a record ("Compute Failed" or
+ * "Run Failed", then "Function:  name", "args:", "kwargs:", "Exception:";
+ * distributed/worker.py, NVIDIA/cudf#22235, rapidsai/cugraph#2694): the
+ * function is one task of a graph, not the program's phase, above a
+ * later failure as much as its own (dask-cudf's "Function: load_data" over
+ * a groupby's RMM failure, heldout64 h64-23). */
+static void test_dask_task_record(void **state)
+{
+    (void)state;
+    const char *rec =
+        "distributed.worker - WARNING - Compute Failed\n"
+        "Function:  load_data\n"
+        "args:      (125000000)\n"
+        "kwargs:    {}\n"
+        "Exception: CudaAPIError(1, 'Call to cuMemcpyHtoD results in CUDA_ERROR_INVALID_VALUE')\n"
+        "\n"
+        "MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate 4000000000 bytes) at: "
+        "/opt/rmm/mr/device/cuda_memory_resource.hpp:62: cudaErrorMemoryAllocation out of memory\n";
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(rec, &rep);
+    assert_int_equal(e->stage, OOM_STAGE_UNKNOWN);
+    assert_int_equal(e->weak_stage, OOM_STAGE_UNKNOWN);
+    oom_report_release(&rep);
+    bool done = false;
+    assert_int_equal(stage_verb_line("Function: _evaluate_pipeline_dask", 33, &done), OOM_STAGE_UNKNOWN);
+    assert_int_equal(stage_context_line("Function:  load_data", 20), OOM_STAGE_UNKNOWN);
+    /* guard: the tool's own loading line is still read */
+    assert_int_equal(stage_context_line("Loading checkpoint shards: 100%", 31), OOM_STAGE_LOAD);
+    done = false;
+    assert_int_equal(stage_verb_line("Loading model weights", 21, &done), OOM_STAGE_LOAD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_thrust_what_out_of_memory),
         cmocka_unit_test(test_rmm_spill_on_demand),
         cmocka_unit_test(test_julia_old_frames_and_autograd),
+        cmocka_unit_test(test_dask_task_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
