@@ -89,7 +89,8 @@ static void test_darknet_layer_index(void **state)
 /* thrust's system_error (and its bad_alloc) names the CUDA error in
  * what(): the call's context, ": ", then cudaGetErrorString's "out of
  * memory" (dmlc/xgboost#3756 "what():  parallel_for failed: out of
- * memory" under XGBoost's predictor; OrangeOwlSolutions/Thrust#1
+ * memory" under XGBoost's predictor, the same in rapidsai/rmm#130;
+ * OrangeOwlSolutions/Thrust#1
  * thrust::system::detail::bad_alloc, "what(): std::bad_alloc: out of
  * memory"; XGBoost's dh::safe_cuda, "what():  .../device_helpers.cuh(456):
  * out of memory", dmlc/xgboost#2874 = heldout64 h64-42). */
