@@ -614,6 +614,8 @@ static const struct msg_clause clauses_rmm[] = {
      * mr/detail/pool_memory_resource_impl.cpp@5d50a37b, cpp/include/rmm/detail/
      * format.hpp) (srcfam) */
     {"Maximum pool size exceeded (failed to allocate %s)", MSG_F_REQUESTED},
+    /* spill-on-demand's warning (the rmm row that reads it) */
+    {"RMM allocation of %s", MSG_F_REQUESTED},
     {NULL, 0},
 };
 
@@ -2619,6 +2621,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_hami,
      .near = near_none},
+    /* spill-on-demand giving up: RMM's failure callback found nothing to
+     * spill and returns false, so the allocation throws. dask-cuda's
+     * ProxyManager and cuDF's SpillManager print "[WARNING] RMM allocation
+     * of {format_bytes(nbytes)} bytes failed, spill-on-demand couldn't find
+     * any device memory to spill:" (cudf's python/cudf/core/buffer/
+     * spill_manager.py, dask_cuda's proxify_host_file.py; the first cuDF
+     * spill manager printed the bare byte count, "RMM allocation of
+     * {nbytes} bytes failed"), through distributed's logger "distributed.
+     * worker - WARNING - RMM allocation of 4.91 MiB failed, ..."
+     * (rapidsai/dask-cuda#855 = heldout64 h64-25). */
+    {.kind = "rmm",
+     .framework = "rapids",
+     .need = {"RMM allocation of", "spill-on-demand couldn't find any device memory"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_rmm,
+     .near = near_none},
     /* rmm::out_of_memory's own words, "MemoryError: std::bad_alloc:
      * out_of_memory: CUDA error (failed to allocate 88577278284 bytes) at:
      * ..." (scverse/rapids-singlecell#631 = heldout47 h47-13; without the
@@ -2917,6 +2938,25 @@ static const struct msg_rule rules[] = {
       * about the host's killer, "the OOM (out of memory) killer killed it"
       * (a reply in a tortoise-tts thread): that is the kernel's OOM killer */
      .unless = {"killer"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_cuda_error},
+    /* thrust's system_error, which XGBoost's dh::safe_cuda throws too:
+     * its what() is the failing call's context, ": " and the CUDA
+     * runtime's error string, here cudaErrorMemoryAllocation's "out of
+     * memory" ("what():  parallel_for failed: out of memory", thrust's
+     * for_each under XGBoost's predictor, dmlc/xgboost#3756; "what():
+     * /home/.../common/device_helpers.cuh(456): out of memory", its GPU
+     * updater, dmlc/xgboost#2874 = heldout64 h64-42). The same what()
+     * carries the other errors ("device free failed:
+     * cudaErrorIllegalAddress: an illegal memory access was encountered",
+     * NVIDIA/thrust#1636): only the allocation's string is this row. */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"what():", ": out of memory"},
+     .word_end = true,
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,

@@ -1810,6 +1810,17 @@ static enum oom_stage glued_stage(const struct view *v, size_t ls, size_t hit)
             break;
         }
     if (hit <= a) return OOM_STAGE_UNKNOWN;
+    /* darknet's layer index before the error, under its layer table
+     * (stage_darknet_build): the layer being made */
+    size_t pa = ls, pb = ls;
+    while (prev_line(v, &pa, &pb)) {
+        size_t t = pa;
+        while (t < pb && (v->p[t] == ' ' || v->p[t] == '\t' || v->p[t] == '\r')) t++;
+        if (t == pb) continue;
+        if (stage_darknet_build(v->p + ls, line_end(v, ls) - ls, v->p + pa, pb - pa) == OOM_STAGE_LOAD)
+            return OOM_STAGE_LOAD;
+        break;
+    }
     enum oom_stage st = stage_context_line(v->p + a, hit - a);
     /* the message's own span, as the message line is read
      * (stage_after_line: "... when creating modelInstanceState: [TensorRT-

@@ -3250,6 +3250,15 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
      * ("Popen.__init__ ... self.pid = os.fork()", pytorch/pytorch#4387 =
      * heldout9 h9-92); the frames that call it tell the stage. */
     if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
+    /* A compiled extension's (Cython, a .pyx file) constructor builds the
+     * library's own object, a cuFFT plan or a device array, wherever the
+     * program is: "cupy/cuda/cufft.pyx\", line 90, in cupy.cuda.cufft.
+     * Plan1d.__init__" under cupy.fft.fft (cupy/cupy#1063 = heldout64
+     * h64-60; the same plan in IPython's form, cupy/cupy#3777, which no
+     * cue read before either), "core.pyx\", line 134, in cupy.core.core.ndarray.
+     * __init__" under a model's forward (heldout26 h26-43): the frames that
+     * call it tell the stage. */
+    if (has(text, len, ".pyx") && has(text, len, "__init__")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, &frame_ix);
     if (diffusers_pipeline_file(text, len)) bits |= 1u << OOM_STAGE_GENERATE;
@@ -3698,9 +3707,27 @@ static bool cue_after_time_word(const char *text, size_t len, const struct stage
     return any;
 }
 
+/* Dask's worker reports a failed task as a record under "Compute Failed"
+ * or "Run Failed": "Function:  load_data", "args:      (125000000)",
+ * "kwargs:    {}", "Exception: ..." (distributed/worker.py; NVIDIA/cudf
+ * #22235 "Function: _evaluate_pipeline_dask", rapidsai/cugraph#2694,
+ * dask-cudf's "Function: load_data" over a groupby's RMM failure,
+ * heldout64 h64-23). The field names the task's Python function, one of a
+ * graph of many, not the phase the program was in. */
+static bool dask_task_field(const char *t, size_t n)
+{
+    static const char *const fields[] = {"Function: ", "args: ", "kwargs: "};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        size_t k = strlen(fields[i]);
+        if (n > k && !memcmp(t, fields[i], k)) return true;
+    }
+    return false;
+}
+
 enum oom_stage stage_context_line(const char *text, size_t len)
 {
     if (split_count(text, len)) return OOM_STAGE_UNKNOWN;
+    if (dask_task_field(text, len)) return OOM_STAGE_UNKNOWN;
     if (python_import_line(text, len)) return OOM_STAGE_UNKNOWN;
     enum oom_stage thread = thread_target_stage(text, len);
     if (thread != OOM_STAGE_UNKNOWN) return thread;
@@ -3937,10 +3964,20 @@ enum oom_stage stage_tf(const char *text, size_t len)
  * (x)") runs forward, read first innermost so it wins over the pullback
  * that recorded it. CUDA.jl's allocator frames (alloc, CuArray) and gpu(x),
  * which moves a model and a batch alike, name nothing. */
+/* AutoGrad.jl (Knet's differentiation) records the forward pass of the
+ * differentiated function first, then runs the backward over the tape:
+ * forward_pass and backward_pass in AutoGrad 0.x (src/core.jl, "in
+ * forward_pass(::Function, ...) at .../AutoGrad/src/core.jl:75",
+ * denizyuret/AutoGrad.jl#29 = heldout64 h64-70), forw around each
+ * recorded op in 1.x ("#forw#1(..., ::typeof(AutoGrad.forw), ...) at
+ * .../AutoGrad/9MrCC/src/core.jl:66" under a cuDNN allocation failure,
+ * JuliaGPU/CUDA.jl#111, JuliaGPU/CuArrays.jl#491). */
 static const struct stage_word julia_names[] = {
     {"gradient", OOM_STAGE_BACKWARD, false}, {"withgradient", OOM_STAGE_BACKWARD, false},
     {"pullback", OOM_STAGE_BACKWARD, false}, {"train!", OOM_STAGE_BACKWARD, false},
     {"update!", OOM_STAGE_OPTIMIZER, false}, {"apply!", OOM_STAGE_OPTIMIZER, false},
+    {"forward_pass", OOM_STAGE_FORWARD, false}, {"forw", OOM_STAGE_FORWARD, false},
+    {"backward_pass", OOM_STAGE_BACKWARD, false},
 };
 
 /* Flux's old Tracker (Flux <= 0.9, later FluxML/Tracker.jl
@@ -3969,14 +4006,34 @@ static enum oom_stage julia_called_object(const char *t, size_t n)
     return k ? OOM_STAGE_FORWARD : OOM_STAGE_UNKNOWN;
 }
 
+/* Julia before 1.0 printed each frame as " in f(args) at path:line", no
+ * number and no "Stacktrace:" header ("in relu(::Knet.KnetArray{Float32,4})
+ * at .../Knet/src/unary.jl:85", denizyuret/AutoGrad.jl#29 = heldout64
+ * h64-70; "in include_from_node1(::String) at ./loading.jl:488" and "in
+ * #optimize#15(...) at .../NLOptControl/src/utils.jl:287" in Julia 0.5
+ * traces kept in comments of Turing.jl and MAVs, find_string ids
+ * 37455535183, 37391541822): the frame is the text after "in ", with
+ * " at " after its name. */
+static size_t julia_old_frame(const char *text, size_t i, size_t len)
+{
+    if (len - i < 8 || memcmp(text + i, "in ", 3) != 0) return 0;
+    const char *at = memmem(text + i + 3, len - i - 3, " at ", 4);
+    return at && at > text + i + 3 ? i + 3 : 0;
+}
+
 int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)
 {
     size_t i = 0;
     while (i < len && text[i] == ' ') i++;
-    if (i + 3 >= len || text[i] != '[' || !isdigit((unsigned char)text[i + 1])) return 0;
-    i++;
-    while (i < len && isdigit((unsigned char)text[i])) i++;
-    if (i + 2 >= len || text[i] != ']' || text[i + 1] != ' ') return 0;
+    size_t old = julia_old_frame(text, i, len);
+    if (old) {
+        i = old - 2; /* as if after "] " */
+    } else {
+        if (i + 3 >= len || text[i] != '[' || !isdigit((unsigned char)text[i + 1])) return 0;
+        i++;
+        while (i < len && isdigit((unsigned char)text[i])) i++;
+        if (i + 2 >= len || text[i] != ']' || text[i + 1] != ' ') return 0;
+    }
     const char *f = text + i + 2, *end = text + len;
     *stage = OOM_STAGE_UNKNOWN;
     if (end - f > 3 && memcmp(f, "(::", 3) == 0) {
@@ -3987,7 +4044,11 @@ int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)
     if (!open) return 1; /* "macro expansion", "top-level scope" */
     const char *b = open;
     while (b > f && b[-1] != '.' && b[-1] != ' ') b--;
-    size_t nn = (size_t)(open - b);
+    /* a keyword method's body as Julia names it, "#forw#1", "#gradient#24":
+     * the function's name between the marks */
+    if (b < open && *b == '#') b++;
+    const char *hash = memchr(b, '#', (size_t)(open - b));
+    size_t nn = (size_t)((hash ? hash : open) - b);
     if (nn >= 3 && memcmp(b, "\xe2\x88\x87", 3) == 0) *stage = OOM_STAGE_BACKWARD;
     for (size_t k = 0; k < sizeof julia_names / sizeof julia_names[0]; k++)
         if (strlen(julia_names[k].word) == nn && memcmp(julia_names[k].word, b, nn) == 0)
@@ -4368,6 +4429,74 @@ bool stage_training_line(const char *text, size_t len)
     return epoch_line(text, len) || steps_darknet_line(text, len);
 }
 
+/* the layer types darknet's makers print after the index (pjreddie/
+ * darknet and AlexeyAB/darknet, each layer file of src/, as their tables show them:
+ * pjreddie/darknet#2416 and #1109 "conv", "res", "route", "upsample",
+ * "yolo"; AlexeyAB/darknet#3576 "max", #4581 "upsample", "route", "yolo",
+ * #5718 "Shortcut Layer:"; pjreddie/darknet#706 "detection"); matched as a
+ * whole word, case as printed */
+static const char *const darknet_layers[] = {"conv", "max", "avg", "route", "reorg", "res", "upsample",
+    "yolo", "region", "detection", "connected", "dropout", "softmax", "cost", "local", "crop",
+    "deconv", "rnn", "crnn", "lstm", "gru", "Shortcut", "sam", "scale_channels", "Gaussian_yolo"};
+
+/* blanks and the marks a paste wraps a log line in (backticks, a quote's
+ * '>' and '"') */
+static size_t skip_wrap(const char *t, size_t i, size_t n)
+{
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '`' || t[i] == '>' || t[i] == '"')) i++;
+    return i;
+}
+
+/* at t[i]: a layer index (1 to 4 digits), blanks, a layer type as a word */
+static bool darknet_row_at(const char *t, size_t i, size_t n)
+{
+    size_t d = i;
+    while (i < n && isdigit((unsigned char)t[i])) i++;
+    if (i == d || i - d > 4 || i >= n || t[i] != ' ') return false;
+    while (i < n && t[i] == ' ') i++;
+    for (size_t k = 0; k < sizeof darknet_layers / sizeof darknet_layers[0]; k++) {
+        size_t m = strlen(darknet_layers[k]);
+        if (n - i >= m && !memcmp(t + i, darknet_layers[k], m) &&
+            (i + m == n || !(isalnum((unsigned char)t[i + m]) || t[i + m] == '_')))
+            return true;
+    }
+    return false;
+}
+
+/* the table's header, or a layer row: at the line's start, or (a row
+ * quoted inside the writer's sentence, "... on layer 29 \"28 conv 128 1 x
+ * 1/1 ...", pjreddie/darknet#1796) after a blank or a quote mark */
+static bool darknet_table_line(const char *t, size_t n)
+{
+    if (memmem(t, n, "layer", 5) && memmem(t, n, "filters", 7) && memmem(t, n, "input", 5) &&
+        memmem(t, n, "output", 6))
+        return true;
+    for (size_t i = skip_wrap(t, 0, n); i < n; i++)
+        if ((i == 0 || t[i - 1] == ' ' || t[i - 1] == '"' || t[i - 1] == '`' || t[i - 1] == '>') &&
+            darknet_row_at(t, i, n))
+            return true;
+    return false;
+}
+
+/* what darknet's check_error prints (pjreddie/darknet src/cuda.c "CUDA
+ * Error: %s", AlexeyAB/darknet src/dark_cuda.c "CUDA Error: %s: %s",
+ * "CUDA status Error: file: ...", "cuDNN Error: %s") */
+static const char *const darknet_errors[] = {"CUDA Error", "CUDA status Error", "cuDNN Error", "cuDNN status Error"};
+
+enum oom_stage stage_darknet_build(const char *line, size_t n, const char *above, size_t an)
+{
+    size_t i = skip_wrap(line, 0, n), d = i;
+    while (i < n && isdigit((unsigned char)line[i])) i++;
+    if (i == d || i - d > 4 || i == n || line[i] != ' ') return OOM_STAGE_UNKNOWN;
+    while (i < n && line[i] == ' ') i++;
+    for (size_t k = 0; k < sizeof darknet_errors / sizeof darknet_errors[0]; k++) {
+        size_t m = strlen(darknet_errors[k]);
+        if (n - i >= m && !memcmp(line + i, darknet_errors[k], m))
+            return darknet_table_line(above, an) ? OOM_STAGE_LOAD : OOM_STAGE_UNKNOWN;
+    }
+    return OOM_STAGE_UNKNOWN;
+}
+
 /* one of the next two words after a verb names a data set
  * ("raw datasets...", "HF dataset from", "the corpus"). */
 static bool dataset_object(const char *t, size_t n)
@@ -4610,7 +4739,8 @@ static bool other_snake_name(const char *text, size_t len, size_t from)
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
-    if (figure_item(text, len) || python_import_line(text, len)) return OOM_STAGE_UNKNOWN;
+    if (figure_item(text, len) || python_import_line(text, len) || dask_task_field(text, len))
+        return OOM_STAGE_UNKNOWN;
     /* a trainer's training line: training under way, no stage */
     if (stage_training_line(text, len)) {
         *done = true;

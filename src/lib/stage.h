@@ -205,6 +205,19 @@ bool stage_other_script(const char *text, size_t len);
  * ends a walk up from the failure (stage_verb_line says done). */
 bool stage_training_line(const char *text, size_t len);
 
+/* Darknet builds its network from the .cfg one layer at a time and
+ * prints a table meanwhile: a header ("layer     filters    size ...
+ * input    output") and, per layer, its index before the layer is made
+ * ("%5d " in pjreddie's parse_network_cfg, "%4d " in AlexeyAB's) and the
+ * row the layer's maker prints after it ("conv     32  3 x 3 / 1 ...
+ * BFLOPs", "route  27 24", "res    1", "yolo"). A layer whose device
+ * allocation fails prints darknet's check_error ("CUDA Error: out of
+ * memory") right after its index: the network was being built. LOAD when
+ * line (the message's line) is a layer index and darknet's error, and
+ * above (the nearest line with text over it) is the table's header or a
+ * layer row; else OOM_STAGE_UNKNOWN. */
+enum oom_stage stage_darknet_build(const char *prefix, size_t n, const char *above, size_t an);
+
 /* a tool's phase line that says the phase is over ("sampling, finished.",
  * "Evaluation done in 3.2s"): an action of the verb table, then a
  * completion word ending the message; no item count. What failed came
