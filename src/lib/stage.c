@@ -3880,6 +3880,14 @@ static enum oom_stage tf_loop_stage(const char *name, size_t n)
     return stage_name_bits(buf, k + 5) & 1u << OOM_STAGE_GENERATE ? OOM_STAGE_GENERATE : OOM_STAGE_FORWARD;
 }
 
+/* an eager op's own name, no graph scope: "[Op:Name]" without a '/', or
+ * TF 2.10+'s wrapper function "__wrapped__Name_device_/job:..." */
+static bool eager_op_name(const char *head, const char *name, size_t n)
+{
+    if (n > 11 && memcmp(name, "__wrapped__", 11) == 0) return true;
+    return strcmp(head, "[Op:") == 0 && !memchr(name, '/', n);
+}
+
 enum oom_stage stage_tf(const char *text, size_t len)
 {
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
@@ -3916,6 +3924,14 @@ enum oom_stage stage_tf(const char *text, size_t len)
                 opn++;
         }
         enum oom_stage st = tf_name_stage(p, n, op, opn);
+        /* An eager op named alone, with no scope ("[Op:Mul]", "[Op:Conv2D]",
+         * TF 2.10+'s "{{function_node __wrapped__MatMul_device_/job:...}}")
+         * is only the kernel that asked: an elementwise Mul or AddV2 runs in
+         * a layer, an optimizer's update or an initialiser alike. Its name
+         * says a stage only by a gradient or update word (Conv2DBackpropInput,
+         * StridedSliceGrad, ResourceApplyAdam); otherwise the frames decide
+         * (convention tf-eager-op-no-stage, tests/corpus/CONVENTIONS.md) */
+        if (st == OOM_STAGE_FORWARD && eager_op_name(heads[h], p, n)) return OOM_STAGE_UNKNOWN;
         if (st == OOM_STAGE_FORWARD) st = tf_loop_stage(p, n);
         if (st == OOM_STAGE_FORWARD && op && consumes_gradient(op, rest - at - 3)) return OOM_STAGE_OPTIMIZER;
         return st;
