@@ -256,6 +256,15 @@ static const struct msg_clause clauses_faiss[] = {
      * details: Failed to cudaMalloc N bytes" (facebookresearch/faiss:gpu/
      * utils/MemorySpace.cpp@6880286e). */
     {"Failed to cudaMalloc %d bytes", MSG_F_REQUESTED},
+    /* allocMemorySpaceV's throw since 2019, lower case with the CUDA
+     * status after the size: "failed to cudaMalloc N bytes (error 2 out of
+     * memory)" (facebookresearch/faiss:faiss/gpu/utils/MemorySpace.cpp;
+     * yxgeee/SpCL#44, facebookresearch/faiss#1031 = heldout58 h58-66), and
+     * the device after the size where StandardGpuResources names it
+     * ("Failed to cudaMalloc 536870912 bytes on device 1 (error 2 out of
+     * memory", facebookresearch/faiss#2020, #2580). (open58) */
+    {"failed to cudaMalloc %d bytes", MSG_F_REQUESTED},
+    {"cudaMalloc %i bytes on device %d", MSG_F_GPU},
     {"dev %d space", MSG_F_GPU},
     {NULL, 0},
 };
@@ -546,6 +555,14 @@ static const struct msg_clause clauses_mlx[] = {
 static const struct msg_clause clauses_paddle_old[] = {
     {"available failed, %d", MSG_F_REQUESTED},
     {"available failed, %i > %d", MSG_F_FREE},
+    /* Paddle's binary-compare enforce prints the failed comparison and its
+     * inverse ("enforce %s <op> %s failed, %s <inverse op> %s",
+     * paddle/platform/enforce.h, quoted in PaddlePaddle/Paddle#12591):
+     * gpu_info.cc's PADDLE_ENFORCE_LT of late 2017 reads "enforce allocating
+     * < available failed, 11475179929 >= 11156224154" (PaddlePaddle/Paddle
+     * #6265 = heldout58 h58-38), the LE of 2018 the "<= ... >" above
+     * (#7227, #8992). (open58) */
+    {"available failed, %i >= %d", MSG_F_FREE},
     /* 1.5's PADDLE_ENFORCE_LE words (paddle/fluid/platform/enforce.h):
      * "Enforce failed. Expected allocating <= available, but received
      * allocating:2147483648 > available:1073741824." (diagnumsrc) */
@@ -1559,6 +1576,16 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_faiss,
      .near = near_none},
+    /* the same throw in lower case (clauses_faiss) */
+    {.kind = "faiss",
+     .framework = "faiss",
+     .need = {"failed to cudaMalloc", "allocMemorySpace"},
+     .unless = {STICKY_KERNEL_FAULT},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_faiss,
+     .near = near_none},
     /* The RAPIDS Accelerator for Apache Spark: its resource adaptor throws
      * com.nvidia.spark.rapids.jni.GpuRetryOOM / GpuSplitAndRetryOOM when the
      * device runs out and CpuRetryOOM / CpuSplitAndRetryOOM for host memory
@@ -1615,7 +1642,8 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",
-     .any = {"allocating <= available failed", "Expected allocating <= available"},
+     .any = {"allocating <= available failed", "allocating < available failed",
+             "Expected allocating <= available"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
