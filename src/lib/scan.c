@@ -3571,6 +3571,30 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
     return device;
 }
 
+static bool has_figures(const struct oom_event *e);
+
+/* The prose event names no figure (an issue title with a placeholder,
+ * "ggml_vulkan: Device memory allocation of size N failed with ub > 4096",
+ * ggml-org/llama.cpp#12817 = heldout58 h58-28) and a later line quotes the
+ * message with its size ("it crashes with `ggml_vulkan: Device memory
+ * allocation of size 3959422976 failed.`"): one failure told twice, the
+ * quote gives what the title could not. The mention's own clauses read the
+ * lines below (each an exact message form), the first that gives a figure
+ * fills the event's. (open58) */
+static void prose_event_takes_figures(struct scan *s, const struct view *v, size_t a, size_t b,
+                                      long lines, struct oom_event *ev)
+{
+    const struct msg_rule *r = msg_prose_mention_rule();
+    for (; lines < PROSE_LINES && !has_figures(ev) && next_line(v, &a, &b); lines++) {
+        if (!mention_seeded(v->p + a, b - a)) continue;
+        size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
+        struct oom_event quote;
+        oom_event_init(&quote);
+        msg_extract(r, s->line, n, &quote);
+        if (has_figures(&quote)) ev->bytes = quote.bytes, ev->bytes_step = quote.bytes_step;
+    }
+}
+
 /* One pass over the log's prose lines: the first line that names the OOM
  * with its device in the sentence, or (weak) with its device nearby, is the
  * event. True when one was stored. */
@@ -3627,6 +3651,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
             if (ev.rank < 0) ev.rank = rank_after(s, v, b, MENTION_TB_LINES);
             if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
             ev.gpu_oom = true;
+            if (!has_figures(&ev)) prose_event_takes_figures(s, v, a, b, lines, &ev);
             if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) {
                 s->nomem = true;
                 return true;

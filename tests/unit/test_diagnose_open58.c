@@ -146,12 +146,181 @@ static void test_bare_namings_fold_into_message(void **state)
     oom_report_release(&rep);
 }
 
+/* A naming with no figure first (an issue title with a placeholder size)
+ * and the message quoted further down with its size: llama.cpp's Vulkan
+ * backend, "ggml_vulkan: Device memory allocation of size N failed ..." over
+ * "it crashes with `ggml_vulkan: Device memory allocation of size 3959422976
+ * failed.`" (ggml-org/llama.cpp#12817 = heldout58 h58-28); the same message
+ * as a title with its size (ikawrakow/ik_llama.cpp#1289) and under a
+ * reporter's own words (ggml-org/llama.cpp#29270: "At execution ... I get
+ * error:" over the two ggml_vulkan lines) read as before. */
+static void test_prose_title_takes_quoted_size(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const char *issue12817 =
+        "Eval bug: ggml_vulkan: Device memory allocation of size N failed with ub > 4096 and c > 4096\n"
+        "\n"
+        "### Problem description & steps to reproduce\n"
+        "\n"
+        "When trying to run llama-server with `-ub 8192 -b 8192 -c 8192`, it crashes with "
+        "`ggml_vulkan: Device memory allocation of size 3959422976 failed.` with any model I try, even "
+        "though I have enough GPU memory after model is loaded.\n";
+    const struct oom_event *e = scan_primary(issue12817, &rep);
+    assert_int_equal(e->line, 1);
+    assert_int_equal(e->bytes.requested, 3959422976LL);
+    oom_report_release(&rep);
+    /* guard: a title with its own size keeps it */
+    const char *issue1289 =
+        "Bug: Device memory allocation of size 17368219904 failed.\n"
+        "\n"
+        "It fails on a 16 GB card with the default context.\n";
+    e = scan_primary(issue1289, &rep);
+    assert_int_equal(e->bytes.requested, 17368219904LL);
+    oom_report_release(&rep);
+    /* guard: no figure anywhere stays none */
+    const char *bare =
+        "Eval bug: ggml_vulkan: Device memory allocation of size N failed with large batches\n"
+        "\n"
+        "The log section is empty.\n";
+    e = scan_primary(bare, &rep);
+    assert_true(e->bytes.requested < 0);
+    oom_report_release(&rep);
+}
+
+/* TensorRT's builder names what it had beside what a tactic wanted:
+ * "Tactic Device request: 2168MB Available: 1536MB. Device memory is
+ * insufficient to use tactic." (triton-inference-server/server#4087 =
+ * heldout58 h58-57; "600MB Available: 302MB", ultralytics/ultralytics
+ * #22271): the free figure, on the line or the one below the skip. The
+ * skip stays a look-alike. */
+static void test_trt_tactic_available(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const char *own =
+        "[ERROR] Tactic Device request: 2168MB Available: 1536MB. Device memory is insufficient to use tactic.\n";
+    scan_log(own, &rep);
+    assert_true(rep.primary < 0);
+    assert_int_equal((int)rep.n_events, 1);
+    assert_string_equal(rep.events[0].kind, "tensorrt-tactic");
+    assert_int_equal(rep.events[0].bytes.requested, 2168LL << 20);
+    assert_int_equal(rep.events[0].bytes.free, 1536LL << 20);
+    oom_report_release(&rep);
+    const char *below =
+        "[W] [TRT] Skipping tactic 33 due to insufficient memory on requested size of 629145600 detected "
+        "for tactic 0x00000000000003e8.\n"
+        "[W] [TRT] Tactic Device request: 600MB Available: 302MB. Device memory is insufficient to use "
+        "tactic.\n";
+    scan_log(below, &rep);
+    assert_true(rep.n_events >= 1);
+    assert_int_equal(rep.events[0].bytes.free, 302LL << 20);
+    oom_report_release(&rep);
+    /* guard: a request with no "Available:" leaves free unknown */
+    const char *none = "[W] [TRT] Tactic Device request: 600MB. Device memory is insufficient to use tactic.\n";
+    scan_log(none, &rep);
+    assert_int_equal((int)rep.n_events, 1);
+    assert_true(rep.events[0].bytes.free < 0);
+    oom_report_release(&rep);
+}
+
+/* A sentence that says no CUDA OOM came ("There is no CUDA out of memory
+ * error, but the usage is extremely high", a CuArrays hang,
+ * JuliaGPU/CuArrays.jl thread = heldout58 h58-59) names none: PyTorch's
+ * words in running text take the plain negations the mention rows take
+ * ("did not see any CUDA OOM", diagcall9). Guards: the message itself, a clause of
+ * its own after a denial ("No matter the batch size, CUDA out of
+ * memory."), words that deny something else ("without triggering CUDA Out
+ * Of Memory (OOM) errors" in a PR, heldout33 h33-59, keeps its reading;
+ * "If not set i am getting cuda out of memory", heldout57 h57-44). */
+static void test_denied_cuda_oom_words(void **state)
+{
+    (void)state;
+    expect_no_gpu_oom("Training Halts when Using CuArrays\n"
+                      "\n"
+                      "There is no CUDA out of memory error, but the usage is extremely high for this "
+                      "simple linear model (99.97% on a 1080 Ti).\n");
+    expect_no_gpu_oom("Training hangs after epoch 3\n"
+                      "\n"
+                      "I did not get CUDA out of memory, the process just stops.\n");
+    struct oom_report rep;
+    const char *said =
+        "Training hangs\n"
+        "\n"
+        "No matter the batch size, CUDA out of memory.\n";
+    scan_primary(said, &rep);
+    oom_report_release(&rep);
+    const char *message =
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 GiB total capacity; "
+        "9.80 GiB already allocated; 8.56 MiB free; 9.86 GiB reserved in total by PyTorch)\n";
+    scan_primary(message, &rep);
+    oom_report_release(&rep);
+    const char *if_not =
+        "Qwen2-VL OOM\n"
+        "\n"
+        "If not set i am getting cuda out of memory in A100 80GB machine also.\n";
+    scan_primary(if_not, &rep);
+    oom_report_release(&rep);
+    /* guard: a question or a wish to avoid one asks about a real OOM; only
+     * the plain negation right before counts, not deny's clause words
+     * ("how can I sovle the problem of CUDA out of memory", heldout41
+     * h41-32; "how to avoid cuda out of memory?", heldout55 h55-10) */
+    scan_primary("how can I sovle the problem of CUDA out of memory\n", &rep);
+    oom_report_release(&rep);
+    scan_primary("how to avoid cuda out of memory?\n", &rep);
+    oom_report_release(&rep);
+}
+
+/* A compiler out of memory while it builds CUDA code is host memory: EDG's
+ * "catastrophic error : out of memory" under nvcc (microsoft/onnxruntime
+ * #21676, #25377 = heldout58 h58-48), ptxas's "Memory allocation failure"
+ * and LLVM's "LLVM ERROR: out of memory" (llvm/llvm-project#59194, cicc's
+ * "LLVM error : out of memory" in #25377). */
+static void test_compiler_out_of_memory(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const char *build =
+        "[Build] Can't build CUDA on Windows\n"
+        "\n"
+        "build.bat --config Debug --parallel --use_cuda --cuda_home C:\\CUDA\\v12.8\n"
+        "```\n"
+        "19:03:36   Compiling CUDA source file flash_fwd_hdim32_bf16_sm80.cu...\n"
+        "19:03:37   ptxas fatal   : Memory allocation failure\n"
+        "19:03:37 D:\\build\\_deps\\cutlass-src\\include\\cute/atom/mma_traits_sm100.hpp(3324): "
+        "catastrophic error : out of memory [D:\\build\\onnxruntime_providers_cuda.vcxproj]\n"
+        "```\n";
+    scan_log(build, &rep);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
+    oom_report_release(&rep);
+    const char *llvm =
+        "  CXX      src/semigroups_la-cong.lo\n"
+        "LLVM ERROR: out of memory\n"
+        "Allocation failed\n";
+    scan_log(llvm, &rep);
+    assert_true(rep.primary < 0);
+    assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
+    oom_report_release(&rep);
+    /* guard: the device's own words in the same build log stay a GPU OOM */
+    const char *device =
+        "Compiling done.\n"
+        "RuntimeError: CUDA error: out of memory\n";
+    scan_primary(device, &rep);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_faiss_lower_case_cudamalloc),
         cmocka_unit_test(test_paddle_enforce_lt),
         cmocka_unit_test(test_bare_namings_fold_into_message),
+        cmocka_unit_test(test_prose_title_takes_quoted_size),
+        cmocka_unit_test(test_trt_tactic_available),
+        cmocka_unit_test(test_denied_cuda_oom_words),
+        cmocka_unit_test(test_compiler_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
