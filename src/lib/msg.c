@@ -262,7 +262,8 @@ static const struct msg_clause clauses_faiss[] = {
      * yxgeee/SpCL#44, facebookresearch/faiss#1031 = heldout58 h58-66), and
      * the device after the size where StandardGpuResources names it
      * ("Failed to cudaMalloc 536870912 bytes on device 1 (error 2 out of
-     * memory", facebookresearch/faiss#2020, #2580). (open58) */
+     * memory", facebookresearch/faiss#2020 = heldout58 h58-67, #2580).
+     * (open58) */
     {"failed to cudaMalloc %d bytes", MSG_F_REQUESTED},
     {"cudaMalloc %i bytes on device %d", MSG_F_GPU},
     {"dev %d space", MSG_F_GPU},
@@ -1271,7 +1272,8 @@ static const struct msg_rule rules[] = {
      * catastrophic error : out of memory", #25377 = heldout58 h58-48), the
      * LLVM inside cicc and clang ("CUDACOMPILE : LLVM error : out of
      * memory", #25377; "LLVM ERROR: out of memory" / "Allocation failed",
-     * llvm/llvm-project#59194, #47116) and ptxas ("ptxas fatal   : Memory
+     * llvm/llvm-project#59194, #47116; on a Jetson running a vision LLM,
+     * dusty-nv/jetson-containers#616 = heldout39 h39-41) and ptxas ("ptxas fatal   : Memory
      * allocation failure", #25377). Each is the compiler's own heap: host
      * memory, a parallel build's, never the GPU's; before the rows that read
      * "out of memory" as CUDA's words. (open58) */

