@@ -4607,6 +4607,69 @@ static bool other_snake_name(const char *text, size_t len, size_t from)
     return false;
 }
 
+/* What a start-up line loads, or fails to load or set up, that is no
+ * model: a shared library, a binary, a symbol, an extension, a wheel, a
+ * backend, a driver (TensorFlow's "Could not load dynamic library
+ * 'libnvinfer.so.7'", torchvision's "Failed to load image Python
+ * extension", JAX's "Unable to initialize backend 'rocm'", "Failed to
+ * initialize NVML", bitsandbytes' "CUDA SETUP: Loading binary
+ * .../libbitsandbytes_cuda116.dll..."): the program's environment, printed
+ * at import, not the model being made ready (review21, tidy22) */
+static const char *const failure_not_model[] = {"library", "libraries", "binary", "binaries", "symbol",
+                                                "extension", "wheel", "wheels", "backend", "plugin",
+                                                "driver", "NVML"};
+
+static bool failure_names_no_model(const char *t, size_t n)
+{
+    for (size_t k = 0; k < sizeof failure_not_model / sizeof failure_not_model[0]; k++) {
+        size_t m = strlen(failure_not_model[k]);
+        for (const char *p = find_nocase(t, n, 0, failure_not_model[k], m); p;
+             p = find_nocase(t, n, (size_t)(p - t) + 1, failure_not_model[k], m)) {
+            size_t i = (size_t)(p - t);
+            if ((i == 0 || !isalnum((unsigned char)t[i - 1])) && (i + m == n || !isalnum((unsigned char)t[i + m])))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A file name of a shared library: ".so" at its end or before a version
+ * ("libcudart.so.11.0"), ".dll", ".dylib". */
+static bool shared_object_name(const char *w, size_t n)
+{
+    static const char *const ends[] = {".so", ".dll", ".dylib"};
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        size_t m = strlen(ends[k]);
+        if (n > m && !strncasecmp(w + n - m, ends[k], m)) return true;
+    }
+    const char *so = memmem(w, n, ".so.", 4);
+    return so && so > w && (size_t)(so - w) + 4 < n && isdigit((unsigned char)so[4]);
+}
+
+/* The object of a load verb, its first words after it, is the program's
+ * environment (failure_not_model: "dynamic library 'libcudart.so.11.0'",
+ * "binary /.../libbitsandbytes_cuda115_nocublaslt.so...", "bitsandbytes
+ * native library:") or a shared library's file ("/usr/lib/x86_64-linux-
+ * gnu/libnvonnxparser.so.8"): loading it is no model load. */
+#define LOAD_OBJECT_WORDS 3
+static bool load_object_environment(const char *t, size_t n)
+{
+    size_t i = 0;
+    for (int words = 0; words < LOAD_OBJECT_WORDS && i < n; words++) {
+        while (i < n && t[i] == ' ') i++;
+        size_t a = i;
+        while (i < n && t[i] != ' ') i++;
+        size_t e = i;
+        while (a < e && strchr("'\"`(", t[a])) a++;
+        while (e > a && strchr("'\"`).,;:!", t[e - 1])) e--;
+        if (e == a) continue;
+        if (shared_object_name(t + a, e - a)) return true;
+        for (size_t k = 0; k < sizeof failure_not_model / sizeof failure_not_model[0]; k++)
+            if (strlen(failure_not_model[k]) == e - a && !strncasecmp(t + a, failure_not_model[k], e - a)) return true;
+    }
+    return false;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -4700,6 +4763,10 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
              * data, and a running count goes on ("trainer_interface.cc(137)
              * LOG(INFO) Loaded 108000000 lines", sentencepiece's trainer
              * reading its corpus, heldout33 h33-67; "Loading 5000 images") */
+            /* a shared library or another piece of the environment
+             * loaded at start-up is no model load: no stage, the line says
+             * nothing of the phase (load_object_environment) */
+            if (verb_parts[k].stage == OOM_STAGE_LOAD && load_object_environment(text + u, len - u)) break;
             if (verb_parts[k].stage == OOM_STAGE_LOAD && data_object(text + u, len - u, !past_word(text + i, len - i)))
                 return OOM_STAGE_DATA;
             /* a past participle after "to be" is an action
@@ -4846,30 +4913,6 @@ enum { FAILURE_OPENERS = 4 };
  * device", "ERROR: Could not load model ...") right above the message it
  * printed for: the action it names (stage_failed_action); unknown for any
  * other line. (open55) */
-/* What a start-up line fails to load or set up that is no model: a shared
- * library, a symbol, an extension, a wheel, a backend, a driver
- * (TensorFlow's "Could not load dynamic library 'libnvinfer.so.7'",
- * torchvision's "Failed to load image Python extension", JAX's "Unable to
- * initialize backend 'rocm'", "Failed to initialize NVML"): the program's
- * environment, printed at import, not the model being made ready
- * (review21) */
-static const char *const failure_not_model[] = {"library", "libraries", "symbol", "extension",
-                                                "wheel", "wheels", "backend", "plugin", "driver", "NVML"};
-
-static bool failure_names_no_model(const char *t, size_t n)
-{
-    for (size_t k = 0; k < sizeof failure_not_model / sizeof failure_not_model[0]; k++) {
-        size_t m = strlen(failure_not_model[k]);
-        for (const char *p = find_nocase(t, n, 0, failure_not_model[k], m); p;
-             p = find_nocase(t, n, (size_t)(p - t) + 1, failure_not_model[k], m)) {
-            size_t i = (size_t)(p - t);
-            if ((i == 0 || !isalnum((unsigned char)t[i - 1])) && (i + m == n || !isalnum((unsigned char)t[i + m])))
-                return true;
-        }
-    }
-    return false;
-}
-
 enum oom_stage stage_failure_line(const char *text, size_t len)
 {
     if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
