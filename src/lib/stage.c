@@ -4927,6 +4927,24 @@ enum oom_stage stage_failure_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* The verb table's parts a failure phrase may name: the actions of a run's
+ * stages (load, or the model moved to its device; save; predict or
+ * inference; decode and generate; evaluate). Not the table's other parts
+ * (nor "infer" alone, a type's: "Could not infer dtype"), whose failure is
+ * of the environment or a tool, not a stage: "Failed to build wheel for
+ * flash-attn" (a package build), "Could not infer dtype of numpy.float32"
+ * (a type), "Failed to test connection", "failed to initialize the CUDA
+ * context", "Failed to construct the engine" (tidy22). */
+static const char *const failure_verbs[] = {"load", "move model to", "move the model to", "sav", "predict",
+                                            "inferenc", "decod", "generat", "eval"};
+
+static bool failure_verb(size_t v)
+{
+    for (size_t k = 0; k < sizeof failure_verbs / sizeof failure_verbs[0]; k++)
+        if (!strcmp(verb_parts[v].part, failure_verbs[k])) return true;
+    return false;
+}
+
 enum oom_stage stage_failed_action(const char *text, size_t len)
 {
     if (len > VERB_LINE_MAX * 2) len = VERB_LINE_MAX * 2;
@@ -4938,7 +4956,7 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
             const char *w = p + m;
             size_t rest = len - (size_t)(w - text);
             for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-                if (verb_part_is(v, w, rest)) return verb_parts[v].stage;
+                if (failure_verb(v) && verb_part_is(v, w, rest)) return verb_parts[v].stage;
             }
         }
     }

@@ -244,9 +244,12 @@ enum oom_stage stage_intro_line(const char *text, size_t len);
  * memory? RESOURCE_EXHAUSTED: …" (ColabFold's batch log, sokrypton/
  * ColabFold = h29-39, h29-40), "Failed to load model: …", "Error while
  * decoding: …". The word after the phrase (could not, failed to, unable
- * to, error/exception while|during) read by the verb table (predict
- * forward, load, decod/generat generate, eval, sav checkpoint); allocate
- * is no verb of it ("Unable to allocate"). Only the message's own line:
+ * to, error/exception while|during) read by the verb table, only its
+ * parts that name a stage's action (predict, inference forward; load, move
+ * the model to its device load; decod/generat generate; eval; sav
+ * checkpoint): allocate, build, import, infer, initialize are none ("Unable
+ * to allocate", "Could not build wheels", "Could not infer dtype"). Only
+ * the message's own line:
  * a title or a sentence above ("inference error during predict_on_batch")
  * tells no stage the paste shows. */
 enum oom_stage stage_failed_action(const char *text, size_t len);

@@ -90,10 +90,61 @@ static void test_shared_library_load_no_stage(void **state)
     }
 }
 
+/* The words a message line holds before its error name the action that
+ * failed only when the verb after "failed to", "could not", "error
+ * while"... is one of a run's stages (stage_failed_action's comment: load,
+ * save, predict or inference, decode or generate, evaluate). A package
+ * build, an import, a download, a type, a backend is no stage; the first
+ * five below named one before (load, load, forward, load, forward). */
+struct failed_case {
+    const char *source;
+    const char *text;
+    enum oom_stage stage;
+};
+
+static void test_failed_action_names_stages_only(void **state)
+{
+    (void)state;
+    static const struct failed_case rows[] = {
+        /* no stage */
+        {"pypa/pip:src/pip/_internal/commands/install.py (InstallationError)",
+         "ERROR: Could not build wheels for flash-attn, which is required to install pyproject.toml-based projects",
+         OOM_STAGE_UNKNOWN},
+        {"pypa/pip's summary line, written here", "Failed to build flash-attn", OOM_STAGE_UNKNOWN},
+        {"torch.tensor's RuntimeError, written here", "RuntimeError: Could not infer dtype of numpy.float32",
+         OOM_STAGE_UNKNOWN},
+        {"JAX's backend error, written here",
+         "RuntimeError: Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices.",
+         OOM_STAGE_UNKNOWN},
+        {"written here", "Failed to test connection", OOM_STAGE_UNKNOWN},
+        {"camenduru/DeepFloyd-IF-colab#6",
+         "RuntimeError: Failed to import transformers.models.t5.modeling_t5 because of the following error "
+         "(look up to see its traceback):",
+         OOM_STAGE_UNKNOWN},
+        {"written here", "Failed to download model weights", OOM_STAGE_UNKNOWN},
+        /* a stage: the verbs of the comment */
+        {"sokrypton/ColabFold = heldout29 h29-39",
+         "2022-07-18 12:38:21,607 Could not predict complexA. Not Enough GPU memory? RESOURCE_EXHAUSTED: ",
+         OOM_STAGE_FORWARD},
+        {"ShmuelRonen/ComfyUI-LatentSyncWrapper#128 = heldout42 h42-09",
+         "2025-03-24T17:01:07.440479 - Error during inference: ", OOM_STAGE_FORWARD},
+        {"written here", "Failed to load model: ", OOM_STAGE_LOAD},
+        {"kijai/ComfyUI-SUPIR = heldout55 h55-74", "Failed to move model to device", OOM_STAGE_LOAD},
+        {"written here", "Error while evaluating MSMARCO: ", OOM_STAGE_EVAL},
+        {"written here", "Error while saving checkpoint: ", OOM_STAGE_CHECKPOINT},
+        {"written here", "Error while decoding: ", OOM_STAGE_GENERATE},
+        {"written here", "Failed to generate: ", OOM_STAGE_GENERATE},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++)
+        if (stage_failed_action(rows[k].text, strlen(rows[k].text)) != rows[k].stage)
+            fail_msg("%s: %s", rows[k].source, rows[k].text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_library_load_no_stage),
+        cmocka_unit_test(test_failed_action_names_stages_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
