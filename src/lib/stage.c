@@ -4613,11 +4613,12 @@ static bool other_snake_name(const char *text, size_t len, size_t from)
  * 'libnvinfer.so.7'", torchvision's "Failed to load image Python
  * extension", JAX's "Unable to initialize backend 'rocm'", "Failed to
  * initialize NVML", bitsandbytes' "CUDA SETUP: Loading binary
- * .../libbitsandbytes_cuda116.dll..."): the program's environment, printed
- * at import, not the model being made ready (review21, tidy22) */
+ * .../libbitsandbytes_cuda116.dll...", pip's "Installing build
+ * dependencies ... done"): the program's environment, printed at import or
+ * install, not the model being made ready (review21, tidy22) */
 static const char *const failure_not_model[] = {"library", "libraries", "binary", "binaries", "symbol",
                                                 "extension", "wheel", "wheels", "backend", "plugin",
-                                                "driver", "NVML"};
+                                                "driver", "NVML", "dependency", "dependencies"};
 
 static bool failure_names_no_model(const char *t, size_t n)
 {
@@ -4868,6 +4869,44 @@ static enum oom_stage clause_verb(const char *text, const char *p)
  * finished sampling bar, heldout33 h33-40; VEnhancer's "sampling,
  * finished." over a VAE-decode OOM, heldout55 h55-76, whose label says
  * unknown as the decode is a maintainer's inference). (open55) */
+/* Words that make the clause before a completion word no news that a
+ * phase ended: a negation right before it ("The evaluation never
+ * finished", "Eval loop did not complete"), or a conjunction that makes
+ * the clause a condition or a time ("Wait until the evaluation is done",
+ * "It crashes before the checkpoint save is complete"). (tidy22) */
+static const char *const over_negations[] = {"not", "never", "nor"};
+static const char *const over_conditions[] = {"until", "till", "before", "after", "when", "once", "if",
+                                              "unless", "whether"};
+
+static bool word_in(const char *w, size_t n, const char *const *list, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (strlen(list[k]) == n && !strncasecmp(w, list[k], n)) return true;
+    return false;
+}
+
+/* the clause [i, w) before the completion word at w says the phase did not
+ * end, or only names when it does (over_negations, over_conditions) */
+static bool over_not_news(const char *text, size_t i, size_t w)
+{
+    size_t p = w;
+    while (p > i && text[p - 1] == ' ') p--;
+    size_t a = p;
+    while (a > i && (isalpha((unsigned char)text[a - 1]) || text[a - 1] == '\'')) a--;
+    if (word_in(text + a, p - a, over_negations, sizeof over_negations / sizeof over_negations[0]) ||
+        (p - a > 3 && !strncasecmp(text + p - 3, "n't", 3)))
+        return true;
+    for (size_t k = i; k < w; k++) {
+        if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
+        size_t e = k;
+        while (e < w && isalpha((unsigned char)text[e])) e++;
+        if (word_in(text + k, e - k, over_conditions, sizeof over_conditions / sizeof over_conditions[0]))
+            return true;
+        k = e;
+    }
+    return false;
+}
+
 bool stage_phase_over(const char *text, size_t len)
 {
     static const char *const over[] = {"finished", "done", "completed", "complete", "ended"};
@@ -4887,15 +4926,23 @@ bool stage_phase_over(const char *text, size_t len)
     bool word = false;
     for (size_t k = 0; k < sizeof over / sizeof over[0] && !word; k++)
         word = strlen(over[k]) == e - w && !strncasecmp(text + w, over[k], e - w);
-    if (!word || w == i) return false;
+    if (!word || w == i || over_not_news(text, i, w)) return false;
     for (size_t k = i; k < w; k++)
         if (text[k] == '/' && k > i && isdigit((unsigned char)text[k - 1])) return false;
-    /* an action of the verb table at a word's start before it */
+    /* an action of the verb table at a word's start before it; not a
+     * build or set-up of the environment (pip's "Building wheel for
+     * flash-attn (setup.py) ... done", "Getting requirements to build wheel
+     * ... done", apt's "Building dependency tree... Done", StyleGAN's
+     * "Setting up PyTorch plugin "bias_act_plugin"... Done.":
+     * load_object_environment), an install step, no phase of the run */
     for (size_t k = i; k < w; k++) {
         if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
         for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-            if (verb_part_is(v, text + k, w - k))
-                return verb_parts[v].stage != OOM_STAGE_GENERATE;
+            if (!verb_part_is(v, text + k, w - k)) continue;
+            size_t u = k + strlen(verb_parts[v].part);
+            while (u < w && isalpha((unsigned char)text[u])) u++;
+            if (verb_parts[v].stage == OOM_STAGE_LOAD && load_object_environment(text + u, w - u)) break;
+            return verb_parts[v].stage != OOM_STAGE_GENERATE;
         }
     }
     return false;

@@ -140,11 +140,53 @@ static void test_failed_action_names_stages_only(void **state)
             fail_msg("%s: %s", rows[k].source, rows[k].text);
 }
 
+/* stage_phase_over: a line that says a phase of the run ended. Not an
+ * install step that builds or sets up the environment, nor a clause that
+ * says the phase did not end or only names when it would; each of these
+ * said "over" before. */
+static void test_phase_over_not_sentences(void **state)
+{
+    (void)state;
+    static const struct line_case not_over[] = {
+        /* pip's progress lines in an install log */
+        {"tenstorrent/tt-exalens#530", "  Installing build dependencies ... done"},
+        {"tenstorrent/tt-exalens#530", "  Getting requirements to build wheel ... done"},
+        {"tenstorrent/tt-exalens#530", "  Building wheel for ttexalens (pyproject.toml) ... done"},
+        /* apt-get's, written here */
+        {"apt-get's progress line, written here", "Building dependency tree... Done"},
+        /* StyleGAN2-ADA's custom op build (heldout52 h52-35) */
+        {"heldout52 h52-35", "Setting up PyTorch plugin \"bias_act_plugin\"... Done."},
+        /* a negation or a condition before the completion word */
+        {"written here", "The evaluation never finished"},
+        {"written here", "Eval loop did not complete"},
+        {"written here", "Eval loop didn't complete"},
+        {"written here", "Wait until the evaluation is done"},
+        {"written here", "It crashes before the checkpoint save is complete"},
+    };
+    for (size_t k = 0; k < sizeof not_over / sizeof not_over[0]; k++)
+        if (stage_phase_over(not_over[k].line, strlen(not_over[k].line)))
+            fail_msg("%s: %s", not_over[k].source, not_over[k].line);
+    /* guards: the seen corpora's phase endings stay over */
+    static const struct line_case over[] = {
+        {"heldout52 h52-50", "09:37:32 INFO | eval completed in 0.30s"},
+        {"chuckcho/video-caffe#35 = heldout37 h37-39",
+         "I0804 16:43:22.527248    95 net.cpp:274] Network initialization done."},
+        {"linghu8812/tensorrt_inference#155 = heldout39 h39-14", "build engine done"},
+        {"ceccocats/tkDNN#143 = heldout48 h48-08",
+         "TENSORRT LOG: Graph construction and optimization completed in 0.238891 seconds."},
+        {"Vision-CAIR/MiniGPT-4#21 = heldout52 h52-76", "Loading VIT Done"},
+        {"written here", "Evaluation done."},
+    };
+    for (size_t k = 0; k < sizeof over / sizeof over[0]; k++)
+        if (!stage_phase_over(over[k].line, strlen(over[k].line))) fail_msg("%s: %s", over[k].source, over[k].line);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_library_load_no_stage),
         cmocka_unit_test(test_failed_action_names_stages_only),
+        cmocka_unit_test(test_phase_over_not_sentences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
