@@ -3,6 +3,7 @@
  * lines before the error tell the stage; frames are the most precise. */
 #include "lib/stage.h"
 #include "lib/steps.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -3666,18 +3667,9 @@ static bool python_import_line(const char *t, size_t n)
     return n - i > 8 && !memcmp(t + i, " import ", 8);
 }
 
-/* the word that ends right before text[i] (past blanks: spaces and tabs)
- * is w, any case, whole (no letter or digit before it): the rule msg.c's
- * word_before_in keeps for a rule's not_after (review21: a tab was no
- * blank here, "x4before" was "before") */
-static bool word_before_is(const char *text, size_t i, const char *w)
-{
-    size_t e = i;
-    while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t')) e--;
-    size_t m = strlen(w);
-    if (e == i || e < m || strncasecmp(text + e - m, w, m)) return false;
-    return e == m || !isalnum((unsigned char)text[e - m - 1]);
-}
+/* "before" as the word right before a phase word (strbuf_word_before,
+ * the rule msg.c keeps for a rule's not_after) */
+static const char *const before_word[] = {"before", NULL};
 
 /* every place the cue's word occurs follows "before": an action still to
  * come, not the one under way ("I tried adding this code to preload the
@@ -3692,7 +3684,7 @@ static bool cue_after_time_word(const char *text, size_t len, const struct stage
     for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
          p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k)) {
         size_t i = (size_t)(p - text);
-        if (!word_before_is(text, i, "before")) return false;
+        if (!strbuf_word_before(text, i, before_word, SIZE_MAX)) return false;
         any = true;
     }
     return any;
@@ -4665,8 +4657,8 @@ static bool load_object_environment(const char *t, size_t n)
         while (e > a && strchr("'\"`).,;:!", t[e - 1])) e--;
         if (e == a) continue;
         if (shared_object_name(t + a, e - a)) return true;
-        for (size_t k = 0; k < sizeof failure_not_model / sizeof failure_not_model[0]; k++)
-            if (strlen(failure_not_model[k]) == e - a && !strncasecmp(t + a, failure_not_model[k], e - a)) return true;
+        if (strbuf_word_in(t + a, e - a, failure_not_model, sizeof failure_not_model / sizeof failure_not_model[0]))
+            return true;
     }
     return false;
 }
@@ -4823,7 +4815,7 @@ enum oom_stage stage_intro_line(const char *text, size_t len)
          * after "before" names an action still to come ("I tried adding
          * this code to preload the models before generating audio:" over
          * the user's code, suno-ai/bark = heldout55 h55-67). (open55) */
-        if (word_before_is(text, i, "before")) return OOM_STAGE_UNKNOWN;
+        if (strbuf_word_before(text, i, before_word, SIZE_MAX)) return OOM_STAGE_UNKNOWN;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
             if (verb_part_is(k, text + i, e - i)) return verb_parts[k].stage;
         }
@@ -4878,13 +4870,6 @@ static const char *const over_negations[] = {"not", "never", "nor"};
 static const char *const over_conditions[] = {"until", "till", "before", "after", "when", "once", "if",
                                               "unless", "whether"};
 
-static bool word_in(const char *w, size_t n, const char *const *list, size_t count)
-{
-    for (size_t k = 0; k < count; k++)
-        if (strlen(list[k]) == n && !strncasecmp(w, list[k], n)) return true;
-    return false;
-}
-
 /* the clause [i, w) before the completion word at w says the phase did not
  * end, or only names when it does (over_negations, over_conditions) */
 static bool over_not_news(const char *text, size_t i, size_t w)
@@ -4893,14 +4878,14 @@ static bool over_not_news(const char *text, size_t i, size_t w)
     while (p > i && text[p - 1] == ' ') p--;
     size_t a = p;
     while (a > i && (isalpha((unsigned char)text[a - 1]) || text[a - 1] == '\'')) a--;
-    if (word_in(text + a, p - a, over_negations, sizeof over_negations / sizeof over_negations[0]) ||
+    if (strbuf_word_in(text + a, p - a, over_negations, sizeof over_negations / sizeof over_negations[0]) ||
         (p - a > 3 && !strncasecmp(text + p - 3, "n't", 3)))
         return true;
     for (size_t k = i; k < w; k++) {
         if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
         size_t e = k;
         while (e < w && isalpha((unsigned char)text[e])) e++;
-        if (word_in(text + k, e - k, over_conditions, sizeof over_conditions / sizeof over_conditions[0]))
+        if (strbuf_word_in(text + k, e - k, over_conditions, sizeof over_conditions / sizeof over_conditions[0]))
             return true;
         k = e;
     }
