@@ -1699,6 +1699,28 @@ bool stage_java_frame(const char *s, size_t n)
     return java_frame_parts(s, n, &q, &qn, &loc, &ln);
 }
 
+size_t stage_frame_header(char *line, size_t len, size_t cap, const struct stage_frame_parts *f)
+{
+    char out[STAGE_FRAME_HEADER_MAX];
+    if (f->file_n + f->lineno_n + f->name_n + 24 > sizeof out) return len;
+    size_t w = 0;
+    memcpy(out + w, "File \"", 6), w += 6;
+    for (size_t k = 0; k < f->file_n; k++) {
+        /* JSON's escaped backslash is one backslash of the path */
+        if (f->json_escapes && f->file[k] == '\\' && k + 1 < f->file_n && f->file[k + 1] == '\\') k++;
+        out[w++] = f->file[k];
+    }
+    memcpy(out + w, "\", line ", 8), w += 8;
+    if (f->lineno_n) memcpy(out + w, f->lineno, f->lineno_n), w += f->lineno_n;
+    else out[w++] = '0';
+    memcpy(out + w, ", in ", 5), w += 5;
+    for (size_t k = 0; k < f->name_n; k++)
+        out[w++] = f->dollar_dots && f->name[k] == '$' ? '.' : f->name[k];
+    if (w + 2 > cap) return len;
+    memcpy(line, out, w);
+    return w;
+}
+
 /* A JVM frame rewritten as Python's frame header, 'File "Loc", line N, in
  * Class.method' (a nested class's '$' read as a '.'), so the frame cues and
  * the name's word parts read it as they read Python's; the new length, or
@@ -1716,23 +1738,9 @@ size_t stage_unjava(char *line, size_t len, size_t cap)
     size_t fl = colon ? (size_t)(colon - loc) : ln, dl = 0;
     if (colon)
         while (colon + 1 + dl < loc + ln && isdigit((unsigned char)colon[1 + dl])) dl++;
-    char out[600];
-    size_t w = 0;
-    if (fl + dl + (qn - c) + 24 > sizeof out) return len;
-#define PUT(p, k) (memcpy(out + w, (p), (k)), w += (k))
-    PUT("File \"", 6);
-    PUT(loc, fl);
-    PUT("\", line ", 8);
-    if (dl) PUT(colon + 1, dl);
-    else PUT("0", 1);
-    PUT(", in ", 5);
-    PUT(q + c, qn - c);
-#undef PUT
-    for (size_t k = w - (qn - c); k < w; k++)
-        if (out[k] == '$') out[k] = '.';
-    if (w + 2 > cap) return len;
-    memcpy(line, out, w);
-    return w;
+    struct stage_frame_parts f = {.file = loc, .file_n = fl, .lineno = colon ? colon + 1 : NULL, .lineno_n = dl,
+                                  .name = q + c, .name_n = qn - c, .dollar_dots = true};
+    return stage_frame_header(line, len, cap, &f);
 }
 
 /* A rule of dashes or equal signs (Paddle draws one under "C++ Traceback

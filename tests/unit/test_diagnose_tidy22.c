@@ -181,12 +181,46 @@ static void test_phase_over_not_sentences(void **state)
         if (!stage_phase_over(over[k].line, strlen(over[k].line))) fail_msg("%s: %s", over[k].source, over[k].line);
 }
 
+/* One builder writes Python's frame header for the JVM's frames
+ * (stage_unjava) and for A1111's sysinfo JSON strings (stage_unjson); the
+ * two rewrites read as before. Written here in the shape of each. */
+static void test_one_frame_header_builder(void **state)
+{
+    (void)state;
+    char buf[700];
+    snprintf(buf, sizeof buf, "%s", "\tat org.deeplearning4j.nn.multilayer.MultiLayerNetwork$Inner.fit(MultiLayerNetwork.java:1633)");
+    size_t n = stage_unjava(buf, strlen(buf), sizeof buf);
+    buf[n] = '\0';
+    assert_string_equal(buf, "File \"MultiLayerNetwork.java\", line 1633, in Inner.fit");
+    snprintf(buf, sizeof buf, "%s", "\tat x.Nd4jCuda$NativeOps.exec(Native Method)");
+    n = stage_unjava(buf, strlen(buf), sizeof buf);
+    buf[n] = '\0';
+    assert_string_equal(buf, "File \"Native Method\", line 0, in NativeOps.exec");
+    snprintf(buf, sizeof buf, "%s", "            \"D:\\\\sd\\\\k_diffusion\\\\sampling.py, line 594, sample_dpmpp_2m\",");
+    n = stage_unjson(buf, strlen(buf), sizeof buf);
+    buf[n] = '\0';
+    assert_string_equal(buf, "File \"D:\\sd\\k_diffusion\\sampling.py\", line 594, in sample_dpmpp_2m");
+    /* the builder itself: no line number is "0"; too long for its buffer
+     * or for cap leaves the line as it was */
+    char line[64] = "unchanged";
+    struct stage_frame_parts f = {.file = "a.py", .file_n = 4, .name = "f", .name_n = 1};
+    n = stage_frame_header(line, 9, sizeof line, &f);
+    line[n] = '\0';
+    assert_string_equal(line, "File \"a.py\", line 0, in f");
+    assert_int_equal(stage_frame_header(line, 9, 10, &f), 9);
+    static char big[STAGE_FRAME_HEADER_MAX];
+    memset(big, 'x', sizeof big);
+    struct stage_frame_parts g = {.file = big, .file_n = sizeof big, .name = "f", .name_n = 1};
+    assert_int_equal(stage_frame_header(line, 9, sizeof line, &g), 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shared_library_load_no_stage),
         cmocka_unit_test(test_failed_action_names_stages_only),
         cmocka_unit_test(test_phase_over_not_sentences),
+        cmocka_unit_test(test_one_frame_header_builder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
