@@ -4224,6 +4224,24 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* Rust's standard library aborting on a failed heap allocation: the
+     * default alloc error hook prints "memory allocation of {size} bytes
+     * failed" and aborts (std::alloc::handle_alloc_error, Rust's std docs).
+     * Rust extensions loaded into training runs print it on the host:
+     * huggingface/tokenizers#1847 ("memory allocation of 21474836480 bytes
+     * failed" on a 64GB machine), #159 ("memory allocation of 150994960
+     * bytes failedAborted", glued to the shell's word), and under a DeepSpeed
+     * launcher with several ranks' copies interleaved (heldout60 h60-35). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"memory allocation of ", " bytes failed"},
+     .unless = {"CUDA", "cuda", "GPU", "gpu", "hip", "device"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* Ray's memory monitor killing a worker because the node's
      * host memory passed its threshold ("Memory on the node (IP: ..., ID: ...)
      * where the task (...) was running was 445.48GB / 468.75GB (0.950365),
@@ -5785,13 +5803,17 @@ static size_t lit(const char *s, size_t n, size_t i, const char *l)
 
 /* "[rank3]:", "[default3]:", "[1,3]<stderr>:"; "rank4]: torch.OutOfMemoryError"
  * with its bracket lost where a paste's first line was cut (DiffSynth-Studio's
- * LoRA thread, heldout52 h52-34): then only with the colon. (diagopen52) */
+ * LoRA thread, heldout52 h52-34): then only with the colon. (diagopen52)
+ * Determined's launch wrapper writes "[rank=N] " before every line a worker
+ * prints (determined-ai/determined:harness/determined/launch/wrap_rank.py@
+ * 3ff6bf9c forward_stream; a trial's "[rank=0] RuntimeError: CUDA out of
+ * memory", heldout60 h60-40). (open60) */
 static size_t pfx_bracket_rank(const char *s, size_t n, struct msg_prefix *px)
 {
     static const struct {
         const char *head;
         bool colon; /* "]:" must follow the number */
-    } heads[] = {{"[rank", false}, {"[default", false}, {"[Rank ", false}, {"rank", true}};
+    } heads[] = {{"[rank=", false}, {"[rank", false}, {"[default", false}, {"[Rank ", false}, {"rank", true}};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         size_t i = lit(s, n, 0, heads[h].head);
         long long r;
@@ -6106,6 +6128,15 @@ static size_t pfx_stage_tag(const char *s, size_t n, struct msg_prefix *px)
     return i + 1 < n && s[i] == ']' && s[i + 1] == ' ' ? i + 2 : 0;
 }
 
+/* A field its log format left empty, "[] " (Determined's trial log line
+ * with no container id: "[] [rank=0] RuntimeError: ...", heldout60
+ * h60-40): nothing to read, the prefixes after it still are. (open60) */
+static size_t pfx_empty_bracket(const char *s, size_t n, struct msg_prefix *px)
+{
+    (void)px;
+    return n >= 3 && s[0] == '[' && s[1] == ']' && s[2] == ' ' ? 3 : 0;
+}
+
 /* A markdown quote: "> " (">>> " is a Python prompt, not a quote). */
 static size_t pfx_quote(const char *s, size_t n, struct msg_prefix *px)
 {
@@ -6117,7 +6148,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
         pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
-        pfx_serving_groups, pfx_srun_label, pfx_host, pfx_stage_tag, pfx_compose,
+        pfx_serving_groups, pfx_srun_label, pfx_host, pfx_stage_tag, pfx_compose, pfx_empty_bracket,
     };
     px->rank = px->dev = -1;
     px->pid = -1;
