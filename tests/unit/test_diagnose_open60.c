@@ -186,6 +186,73 @@ static void test_zero3_fetch_sub_module_pass(void **state)
     assert_string_equal(primary_stage(log), "unknown");
 }
 
+/* NCCL's error that a CUDA call it made failed, without saying which
+ * failure ("unhandled cuda error", ncclUnhandledCudaError), under a GPU OOM
+ * the paste names in words: the OOM stands (ultralytics/ultralytics#19375 =
+ * heldout60 h60-38, a '[rank1]:' traceback under the title "OOM Error for
+ * MultiGPU"; heldout30 h30-89, "there will be a situation of out of
+ * memory"). Guards: NCCL naming another CUDA failure under it ("Last error:
+ * / Cuda failure 1 'invalid argument'", hiyouga/LlamaFactory#8036 on WSL2,
+ * whose title says the system reports insufficient GPU memory); a hedge
+ * ("It looks like this maybe an issue of running out of VRAM",
+ * infiniflow/ragflow#2458); NCCL's system error, which names its own cause. */
+static void test_nccl_unhandled_cuda_error_under_oom_words(void **state)
+{
+    (void)state;
+    const char *ultralytics =
+        "OOM Error for MultiGPU\n"
+        "\n"
+        "> [rank1]: Traceback (most recent call last):\n"
+        "[rank1]:   File \"/root/trainer.py\", line 268, in _setup_train\n"
+        "[rank1]:     dist.broadcast(self.amp, src=0)\n"
+        "[rank1]:   File \"/usr/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py\", line 2727, "
+        "in broadcast\n"
+        "[rank1]:     work = group.broadcast([tensor], opts)\n"
+        "[rank1]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+        "ProcessGroupNCCL.cpp:3384, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL ver\n";
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(ultralytics, &rep);
+    assert_int_equal(e->rank, 1);
+    oom_report_release(&rep);
+    const char *prose =
+        "NCCL Error 1: unhandled cuda error\n"
+        "\n"
+        "I ran the code according to the readme on a 3090 and got NCCL Error 1: unhandled cuda error. After "
+        "disabling CUDNN, there will be a situation of out of memory.\n";
+    scan_primary(prose, &rep);
+    oom_report_release(&rep);
+    /* guards */
+    expect_no_gpu_oom(
+        "Although the GPU memory is sufficient, the system reports insufficient GPU memory.\n"
+        "\n"
+        "```\n"
+        "[rank2]:   File \"/usr/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py\", line 4190, "
+        "in barrier\n"
+        "[rank2]:     work = group.barrier(opts=opts)\n"
+        "[rank2]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+        "NCCLUtils.hpp:317, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.23.4\n"
+        "[rank2]: ncclUnhandledCudaError: Call to CUDA function failed.\n"
+        "[rank2]: Last error:\n"
+        "[rank2]: Cuda failure 1 'invalid argument'\n"
+        "```\n");
+    expect_no_gpu_oom(
+        "[Question]: Multi GPU {NCCL Error 1: unhandled cuda error (run with NCCL_DEBUG=INFO for details)}\n"
+        "\n"
+        "When I start to ask a question, an error message pops up \"NCCL Error 1: unhandled cuda error\". It "
+        "looks like this maybe an issue of running out of VRAM, but I should still have 20-30GB VRAM left.\n");
+    expect_no_gpu_oom(
+        "OOM Error for MultiGPU\n"
+        "\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        "[rank1]:   File \"/usr/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py\", line 4551, "
+        "in barrier\n"
+        "[rank1]:     work = group.barrier(opts=opts)\n"
+        "[rank1]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+        "NCCLUtils.hpp:268, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+        "[rank1]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device "
+        "error.\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_determined_rank_prefix),
         cmocka_unit_test(test_tf1_definition_stack_constructor),
         cmocka_unit_test(test_zero3_fetch_sub_module_pass),
+        cmocka_unit_test(test_nccl_unhandled_cuda_error_under_oom_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
