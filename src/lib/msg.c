@@ -3369,6 +3369,27 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* TensorFlow's stream executor line cut inside its status, where a
+     * paste or a thread's stored excerpt ends: "failed to allocate 4.00G
+     * (4294967296 bytes) from device: CUDA_" (heldout60 h60-31, a Horovod
+     * run's evaluation). Whole, the line ends "CUDA_ERROR_OUT_OF_MEMORY"
+     * (tensorflow/tensorflow#12237, #14231; ": out of memory" after it from
+     * 1.14, #30912; the cuda-error row above reads it): cuMemAlloc failing
+     * on the device. Another status ("CUDA_ERROR_INVALID_VALUE") is no cut:
+     * the letters after the words. Only at the text's end, as the PyTorch
+     * row above. (open60) */
+    {.kind = "cuda-error",
+     .framework = "tensorflow",
+     .any = {"bytes) from device: CUDA_", "bytes) from device: CUDA_E", "bytes) from device: CUDA_ER",
+             "bytes) from device: CUDA_ERR", "bytes) from device: CUDA_ERRO", "bytes) from device: CUDA_ERROR",
+             "bytes) from device: CUDA_ERROR_"},
+     .end_not = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_",
+     .cut_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_none},
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during
      * backward()", "Cuda OOM error when saving batch", "Out of memory when

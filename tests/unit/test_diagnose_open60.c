@@ -253,6 +253,32 @@ static void test_nccl_unhandled_cuda_error_under_oom_words(void **state)
         "error.\n");
 }
 
+/* TensorFlow's stream executor line, "failed to allocate 4.00G (4294967296
+ * bytes) from device: CUDA_ERROR_OUT_OF_MEMORY" (tensorflow/tensorflow
+ * #12237, #14231; "...: out of memory" after it, #30912), cut inside its
+ * status where the paste ends (heldout60 h60-31: "... from device: CUDA_"):
+ * the device allocation's failure, its request read. Guards: the whole line
+ * as before; another status; the cut words with a line after them. */
+static void test_tf_stream_executor_line_cut(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "> Performing evaluation.2-1-4\n"
+        "> 2020-04-22 15:55:35.613508: I tensorflow/stream_executor/cuda/cuda_driver.cc:801] failed to allocate "
+        "4.00G (4294967296 bytes) from device: CUDA_", &rep);
+    assert_int_equal(e->bytes.requested, 4294967296LL);
+    oom_report_release(&rep);
+    e = scan_primary("2017-08-12 08:25:16.508376: E tensorflow/stream_executor/cuda/cuda_driver.cc:924] failed to "
+                     "allocate 1.51G (1617277696 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY\n", &rep);
+    assert_int_equal(e->bytes.requested, 1617277696LL);
+    oom_report_release(&rep);
+    expect_no_gpu_oom("E tensorflow/stream_executor/cuda/cuda_driver.cc:924] failed to allocate 1.51G (1617277696 "
+                      "bytes) from device: CUDA_ERROR_INVALID_VALUE\n");
+    expect_no_gpu_oom("E tensorflow/stream_executor/cuda/cuda_driver.cc:924] failed to allocate 1.51G (1617277696 "
+                      "bytes) from device: CUDA_\nERROR is what it says\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_tf1_definition_stack_constructor),
         cmocka_unit_test(test_zero3_fetch_sub_module_pass),
         cmocka_unit_test(test_nccl_unhandled_cuda_error_under_oom_words),
+        cmocka_unit_test(test_tf_stream_executor_line_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
