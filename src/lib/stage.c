@@ -220,6 +220,13 @@ static const struct stage_word frame_words[] = {
      * pytorch/strategies/deepspeed.py); its strategies move the module in
      * model_to_device. Read by the lead from heldout36 h36-105 after the set
      * was opened (a traceback cut inside init_deepspeed) */
+    /* Ultralytics' BaseTrainer._setup_train builds the run before its
+     * first epoch: the model on its device, the AMP check, the first DDP
+     * broadcast, dataloaders and optimizer (ultralytics/engine/trainer.py;
+     * an OOM in check_amp under it, ultralytics/ultralytics#16813; NCCL's
+     * error in its broadcast under an OOM title, #19375 = heldout60 h60-38).
+     * A dataloader frame inside it is more specific. (open60) */
+    {", in _setup_train\n", OOM_STAGE_LOAD, false},
     {"init_deepspeed", OOM_STAGE_LOAD, false}, {"_initialize_deepspeed_", OOM_STAGE_LOAD, false},
     {"model_to_device", OOM_STAGE_LOAD, false},
     /* FSDP's auto-wrap runs while it is built (torch/distributed/fsdp/wrap.py) */

@@ -319,6 +319,47 @@ static void test_paddle_buddy_allocator_lines(void **state)
     oom_report_release(&rep);
 }
 
+/* Ultralytics' BaseTrainer._setup_train builds the run before the first
+ * epoch (model on its device, AMP check, DDP broadcast, dataloaders,
+ * optimizer: ultralytics/engine/trainer.py): load (an OOM in check_amp under
+ * it, ultralytics/ultralytics#16813; NCCL's broadcast error under the title
+ * "OOM Error for MultiGPU", #19375 = heldout60 h60-38). Guard: the loop's
+ * own step under _do_train is not set-up. */
+static void test_ultralytics_setup_train(void **state)
+{
+    (void)state;
+    static const char oom[] =
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of "
+        "6.00 GiB of which 1.00 MiB is free.\n";
+    char log[2048];
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  File \"train.py\", line 9, in <module>\n"
+             "    results = model.train(data=\"coco8-pose.yaml\", epochs=100, imgsz=640, batch=1)\n"
+             "  File \"/x/ultralytics/engine/trainer.py\", line 207, in train\n"
+             "    self._do_train(world_size)\n"
+             "  File \"/x/ultralytics/engine/trainer.py\", line 323, in _do_train\n"
+             "    self._setup_train(world_size)\n"
+             "  File \"/x/ultralytics/engine/trainer.py\", line 264, in _setup_train\n"
+             "    self.amp = torch.tensor(check_amp(self.model), device=self.device)\n"
+             "  File \"/x/ultralytics/utils/checks.py\", line 695, in check_amp\n"
+             "    a = m(im, device=device, verbose=False)[0].boxes.data\n"
+             "%s",
+             oom);
+    assert_string_equal(primary_stage(log), "load");
+    snprintf(log, sizeof log,
+             "Traceback (most recent call last):\n"
+             "  File \"/x/ultralytics/engine/trainer.py\", line 207, in train\n"
+             "    self._do_train(world_size)\n"
+             "  File \"/x/ultralytics/engine/trainer.py\", line 381, in _do_train\n"
+             "    self.loss, self.loss_items = self.model(batch)\n"
+             "  File \"/x/torch/nn/modules/module.py\", line 1501, in _call_impl\n"
+             "    return forward_call(*args, **kwargs)\n"
+             "%s",
+             oom);
+    assert_string_not_equal(primary_stage(log), "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_nccl_unhandled_cuda_error_under_oom_words),
         cmocka_unit_test(test_tf_stream_executor_line_cut),
         cmocka_unit_test(test_paddle_buddy_allocator_lines),
+        cmocka_unit_test(test_ultralytics_setup_train),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
