@@ -934,7 +934,11 @@ static void print_where(const struct out *o, const struct oom_event *e)
     if (e->gpu >= 0) ADD(", GPU %d", e->gpu);
     if (e->step >= 0) ADD(", step %ld", e->step);
     ADD(", stage %s", oom_stage_name(e->stage));
-    if (e->repeats > 0) ADD(", repeated %ld more times", e->repeats);
+    if (e->repeats == 1) {
+        ADD(", repeated once more");
+    } else if (e->repeats > 1) {
+        ADD(", repeated %ld more times", e->repeats);
+    }
 #undef ADD
     para(o, "    ", "    ", line, "", "");
 }
@@ -1261,9 +1265,10 @@ static void print_hook(const struct out *o, const struct hook_files *h)
     if (!h) return;
     fputc('\n', o->f);
     if (h->summary_path[0] && h->mem.present) {
-        snprintf(line, sizeof line, "%s: device %d, %ld OOMs, %ld cudaMalloc retries, allocated "
+        snprintf(line, sizeof line, "%s: device %d, %ld OOM%s, %ld cudaMalloc retr%s, allocated "
                  "%s, reserved %s, non-releasable %s", h->summary_path, h->mem.device,
-                 h->mem.ooms, h->mem.retries,
+                 h->mem.ooms, h->mem.ooms == 1 ? "" : "s", h->mem.retries,
+                 h->mem.retries == 1 ? "y" : "ies",
                  units_format_bytes(h->mem.allocated_cur, a, sizeof a),
                  units_format_bytes(h->mem.reserved_cur, b, sizeof b),
                  units_format_bytes(h->mem.nonreleasable_cur, c, sizeof c));
@@ -1278,8 +1283,9 @@ static void print_hook(const struct out *o, const struct hook_files *h)
              units_format_bytes(h->dev.cached_free, d, sizeof d));
     para(o, "Torch hook: ", "    ", line, "", "");
     for (size_t i = 0; i < h->n_top; i++) {
-        snprintf(line, sizeof line, "%s in %ld blocks: %s",
-                 units_format_bytes(h->top_bytes[i], a, sizeof a), h->top_count[i], h->top[i]);
+        snprintf(line, sizeof line, "%s in %ld block%s: %s",
+                 units_format_bytes(h->top_bytes[i], a, sizeof a), h->top_count[i],
+                 h->top_count[i] == 1 ? "" : "s", h->top[i]);
         para(o, "  held: ", "    ", line, "", "");
     }
 }
