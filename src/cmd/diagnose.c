@@ -104,7 +104,7 @@ static const char usage_head[] =
     "trend of the per-step peaks, and per run the root cause and a ranked fix plan.\n"
     "Each log is its own run unless the logs are ranks of one job (the same SLURM\n"
     "or torchelastic job id, or rank-numbered names such as train_rank3.log).\n\n";
-static const char usage_tail[] = "\nExit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error.\n";
+static const char usage_tail[] = "\nExit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error, 3 cannot\nwrite.\n";
 
 /* Read a config file (sys/cfgfile: the limit and messages run and probe use). */
 static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *err)
