@@ -4,6 +4,7 @@
  * GPU OOM, 1: a GPU OOM, 2: usage/read error. */
 #include "cmd/cmd.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -804,9 +805,37 @@ static size_t fit_bytes(const char *s, size_t n, size_t w)
     return i ? i : (n ? 1 : 0);
 }
 
+/* "3.91", "+10.65", "(2": a number as the text prints one before a unit. */
+static bool is_number_word(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && strchr("(+-~<>=", s[i])) i++;
+    if (i >= n || !isdigit((unsigned char)s[i])) return false;
+    for (; i < n; i++)
+        if (!isdigit((unsigned char)s[i]) && s[i] != '.' && s[i] != ',') return false;
+    return isdigit((unsigned char)s[n - 1]);
+}
+
+/* "GiB", "MiB,", "GB)": a size unit, with the punctuation that may close it. */
+static bool is_unit_word(const char *s, size_t n)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "KB", "MB",
+                                        "GB", "TB", "bytes"};
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        size_t l = strlen(units[u]);
+        if (n < l || memcmp(s, units[u], l)) continue;
+        size_t k = l;
+        while (k < n && strchr(",.;:)]", s[k])) k++;
+        if (k == n) return true;
+    }
+    return false;
+}
+
 /* text after what is already on the line (at columns), then continuation
- * lines after indent; breaks at blanks, a word wider than a line is cut.
- * Each line's text is wrapped in the colour pre/post. */
+ * lines after indent; breaks at blanks, a word wider than a line is cut,
+ * and a number stays on the line of its unit ("3.91 GiB", not "3.91" at
+ * one line's end and "GiB" at the next's start). Each line's text is
+ * wrapped in the colour pre/post. */
 static void wrap(const struct out *o, size_t at, const char *indent, const char *text,
                  const char *pre, const char *post)
 {
@@ -818,6 +847,11 @@ static void wrap(const struct out *o, size_t at, const char *indent, const char 
         if (i >= n) break;
         size_t j = i;
         while (j < n && text[j] != ' ') j++;
+        if (j + 1 < n && text[j + 1] != ' ' && is_number_word(text + i, j - i)) {
+            size_t e = j + 1;
+            while (e < n && text[e] != ' ') e++;
+            if (is_unit_word(text + j + 1, e - j - 1)) j = e;
+        }
         size_t w = cols(text + i, j - i), sep = fresh ? 0 : 1;
         if (at + sep + w > width && (!fresh || at > ind)) {
             fprintf(o->f, "%s\n%s%s", post, indent, pre);
