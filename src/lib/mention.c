@@ -89,9 +89,16 @@ static const char *const quota_words[] = {"quota", "quotas", "429", "rate", "lim
  * happened: "makes it easier to see how things go wrong in OOM situations"
  * (a pull request's list of changes), "for out-of-memory scenarios". Only
  * right after the concept's last word, plural (a report says "an OOM
- * situation" of its own run as often). (diagcall8) */
+ * situation" of its own run as often). (diagcall8) "Solutions" too: the
+ * OOM words are a heading's topic, advice and not a failure ("### CUDA Out
+ * of Memory Solutions" in ultralytics' stock reply, ultralytics/yolov5#7969;
+ * "## 1. CUDA out of memory solutions",
+ * Mountchicken/Efficient-Deep-Learning:Efficient_GPUtilization.md@44b41778).
+ * The CUDA message row's own "CUDA out of memory" (msg.c, not a standalone
+ * row) is not guarded so; "CUDA out of memory cases" is called as before.
+ * (prosecall22) */
 static const char *const generic_nouns[] = {"situations", "scenarios", "cases", "conditions",
-    NULL};
+    "solutions", NULL};
 
 /* An OOM said to be fixed is a failure that is over, not this paste's: a
  * verb of mending done (past or "after ...ing"), up to two words of its
