@@ -302,6 +302,15 @@ static const struct stage_word frame_words[] = {
      * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
      * RosettaCommons/RFdiffusion#182) */
     {"sampler.sample", OOM_STAGE_GENERATE, false},
+    /* HunyuanVideo's sampler object: "outputs = hunyuan_video_sampler.
+     * predict(prompt=…, infer_steps=…)" runs the denoising loop and the VAE
+     * decode (Tencent-Hunyuan/HunyuanVideo:sample_video.py@cc2342e8 and
+     * hyvideo/inference.py HunyuanVideoSampler.predict; thu-ml/RIFLEx:
+     * sample_video.py@61a70dc4; HunyuanVideo-Avatar's hymm_sp/sample_gpu_poor.py
+     * "samples = hunyuan_video_sampler.predict(args, batch, …)"): generation,
+     * not the forward ".predict(" names below; the sampler convention
+     * (sampling-bar-then-failure) */
+    {"video_sampler.predict(", OOM_STAGE_GENERATE, false},
     /* generation, KV cache. A frame in "generate" itself; a longer
      * name ("generate_text", "generate_emissions", "generate_plugin_library")
      * is read by its word parts, where "generate" names generation only with
