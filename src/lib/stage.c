@@ -311,6 +311,12 @@ static const struct stage_word frame_words[] = {
      * not the forward ".predict(" names below; the sampler convention
      * (sampling-bar-then-failure) */
     {"video_sampler.predict(", OOM_STAGE_GENERATE, false},
+    /* ComfyUI-WanVideoWrapper's sampler node calls predict_with_cfg once per
+     * denoising step ("noise_pred, self.cache_state = predict_with_cfg(" in
+     * WanVideoSampler.process, nodes.py / nodes_sampler.py): the sampler's
+     * frame, generate (node-vs-frames; kijai/ComfyUI-WanVideoWrapper#80,
+     * #1186, Comfy-Org/ComfyUI#9715) */
+    {"predict_with_cfg", OOM_STAGE_GENERATE, false},
     /* generation, KV cache. A frame in "generate" itself; a longer
      * name ("generate_text", "generate_emissions", "generate_plugin_library")
      * is read by its word parts, where "generate" names generation only with

@@ -74,11 +74,70 @@ static void test_other_predict_stays_forward(void **state)
     assert_string_equal(stage_of(npl), "forward");
 }
 
+/* ComfyUI-WanVideoWrapper's sampler node runs one denoising step per call
+ * of predict_with_cfg ("noise_pred, self.cache_state = predict_with_cfg("
+ * in WanVideoSampler.process), which calls the video transformer: the
+ * sampler's frame above the model's forward is generate (node-vs-frames).
+ * Shapes: kijai/ComfyUI-WanVideoWrapper#80 (nodes_sampler.py, block
+ * offload in the transformer's forward), Comfy-Org/ComfyUI#9715 and
+ * kijai/ComfyUI-WanVideoWrapper#1186 (nodes.py, a block's forward); seen:
+ * #565 = heldout30 h30-100 (cut at the call). */
+static void test_wan_predict_with_cfg_generates(void **state)
+{
+    (void)state;
+    const char *sampler_py =
+        "!!! Exception during processing !!! Allocation on device\n"
+        "Traceback (most recent call last):\n"
+        "  File \"D:\\ComfyUI\\execution.py\", line 286, in process_inputs\n"
+        "    result = f(**inputs)\n"
+        "  File \"D:\\ComfyUI\\custom_nodes\\ComfyUI-WanVideoWrapper\\nodes_sampler.py\", line 2405, in process\n"
+        "    noise_pred, _, self.cache_state = predict_with_cfg(\n"
+        "  File \"D:\\ComfyUI\\custom_nodes\\ComfyUI-WanVideoWrapper\\nodes_sampler.py\", line 1469, in predict_with_cfg\n"
+        "    noise_pred_cond, noise_pred_ovi, cache_state_cond = transformer(\n"
+        "  File \"D:\\ComfyUI\\venv\\Lib\\site-packages\\torch\\nn\\modules\\module.py\", line 1784, in _call_impl\n"
+        "    return forward_call(*args, **kwargs)\n"
+        "  File \"D:\\ComfyUI\\custom_nodes\\ComfyUI-WanVideoWrapper\\wanvideo\\modules\\model.py\", line 2950, in forward\n"
+        "    x = block(x, **kwargs)\n"
+        "torch.OutOfMemoryError: Allocation on device\n";
+    assert_string_equal(stage_of(sampler_py), "generate");
+    const char *nodes_py =
+        "Traceback (most recent call last):\n"
+        "  File \"/srv/ComfyUI/custom_nodes/ComfyUI-WanVideoWrapper/nodes.py\", line 3612, in process\n"
+        "    noise_pred, self.cache_state = predict_with_cfg(\n"
+        "  File \"/srv/ComfyUI/custom_nodes/ComfyUI-WanVideoWrapper/nodes.py\", line 2776, in predict_with_cfg\n"
+        "    noise_pred_cond, cache_state_cond = transformer(\n"
+        "  File \"/srv/ComfyUI/custom_nodes/ComfyUI-WanVideoWrapper/wanvideo/modules/model.py\", line 2475, in forward\n"
+        "    x, x_ip = block(x, x_ip=x_ip, **kwargs)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.27 GiB. GPU 0 has a total "
+        "capacity of 15.99 GiB of which 0 bytes is free.\n";
+    assert_string_equal(stage_of(nodes_py), "generate");
+}
+
+/* Guard: the same wrapper's text-encode node moving its encoder to the GPU
+ * (Comfy-Org/ComfyUI#7266: nodes.py process "encoder.model.to(device)" ->
+ * Module._apply) stays load. */
+static void test_wan_text_encoder_move_stays_load(void **state)
+{
+    (void)state;
+    const char *encode =
+        "Traceback (most recent call last):\n"
+        "  File \"/srv/ComfyUI/custom_nodes/ComfyUI-WanVideoWrapper/nodes.py\", line 885, in process\n"
+        "    encoder.model.to(device)\n"
+        "  File \"/usr/lib/python3/site-packages/torch/nn/modules/module.py\", line 1173, in to\n"
+        "    return self._apply(convert)\n"
+        "  File \"/usr/lib/python3/site-packages/torch/nn/modules/module.py\", line 779, in _apply\n"
+        "    module._apply(fn)\n"
+        "torch.OutOfMemoryError: Allocation on device\n";
+    assert_string_equal(stage_of(encode), "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_video_sampler_predict_generates),
         cmocka_unit_test(test_other_predict_stays_forward),
+        cmocka_unit_test(test_wan_predict_with_cfg_generates),
+        cmocka_unit_test(test_wan_text_encoder_move_stays_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
