@@ -321,6 +321,21 @@ static const struct stage_word frame_words[] = {
      * sigmas, …", "sampler.sample_step(" of RFdiffusion's run_inference,
      * RosettaCommons/RFdiffusion#182) */
     {"sampler.sample", OOM_STAGE_GENERATE, false},
+    /* HunyuanVideo's sampler object: "outputs = hunyuan_video_sampler.
+     * predict(prompt=…, infer_steps=…)" runs the denoising loop and the VAE
+     * decode (Tencent-Hunyuan/HunyuanVideo:sample_video.py@cc2342e8 and
+     * hyvideo/inference.py HunyuanVideoSampler.predict; thu-ml/RIFLEx:
+     * sample_video.py@61a70dc4; HunyuanVideo-Avatar's hymm_sp/sample_gpu_poor.py
+     * "samples = hunyuan_video_sampler.predict(args, batch, …)"): generation,
+     * not the forward ".predict(" names below; the sampler convention
+     * (sampling-bar-then-failure) */
+    {"video_sampler.predict(", OOM_STAGE_GENERATE, false},
+    /* ComfyUI-WanVideoWrapper's sampler node calls predict_with_cfg once per
+     * denoising step ("noise_pred, self.cache_state = predict_with_cfg(" in
+     * WanVideoSampler.process, nodes.py / nodes_sampler.py): the sampler's
+     * frame, generate (node-vs-frames; kijai/ComfyUI-WanVideoWrapper#80,
+     * #1186, Comfy-Org/ComfyUI#9715) */
+    {"predict_with_cfg", OOM_STAGE_GENERATE, false},
     /* generation, KV cache. A frame in "generate" itself; a longer
      * name ("generate_text", "generate_emissions", "generate_plugin_library")
      * is read by its word parts, where "generate" names generation only with
