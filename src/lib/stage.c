@@ -4177,13 +4177,22 @@ static const struct {
     {"construct", "optimization profile"},
 };
 
+/* a mark that joins a word into a path or a dotted name */
+static bool path_mark(char c)
+{
+    return c == '/' || c == '\\' || c == '.' || c == '_';
+}
+
 static bool engine_build(const char *part, const char *t, size_t n)
 {
     size_t w = 0, pm = strlen(part);
     if (pm > n || strncasecmp(t, part, pm)) return false;
     while (w < n && isalpha((unsigned char)t[w])) w++;
+    /* the builder as a word of a line, not a file or module named builder
+     * ("moco/builder.py", "pytorch\\builder\\windows", "llava.model.builder
+     * import"; engine_build_line guards the mark before it) (review22) */
     if (!strcmp(part, "build") && ((w == 7 && !strncasecmp(t, "builder", 7)) || (w == 8 && !strncasecmp(t, "builders", 8))))
-        return true;
+        return w == n || !path_mark(t[w]);
     while (w < n && t[w] == ' ') w++;
     for (size_t i = 0; i < sizeof engine_builds / sizeof engine_builds[0]; i++) {
         size_t om = strlen(engine_builds[i].object);
@@ -4480,7 +4489,8 @@ static bool epoch_line(const char *t, size_t n)
 static bool engine_build_line(const char *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!isalpha((unsigned char)t[i]) || (i > 0 && isalnum((unsigned char)t[i - 1]))) continue;
+        if (!isalpha((unsigned char)t[i]) || (i > 0 && (isalnum((unsigned char)t[i - 1]) || path_mark(t[i - 1]))))
+            continue;
         for (size_t k = 0; k < sizeof engine_builds / sizeof engine_builds[0]; k++)
             if (engine_build(engine_builds[k].part, t + i, n - i)) return true;
     }

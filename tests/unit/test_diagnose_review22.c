@@ -1,0 +1,58 @@
+/* Unit tests for review22's fixes to the nineteenth round's merges (open64,
+ * labelconv): each case is a line where a rule fired wider than its
+ * comment says, with a guard that the rule still fires where it should.
+ * The pastes are written here in our own words, after the shapes named
+ * beside them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/oom.h"
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "scan_fixture.h"
+
+#define OOM_LINE                                                                                             \
+    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 15.78 GiB total " \
+    "capacity; 13.10 GiB already allocated)\n"
+
+/* engine-build-no-stage's agent noun 'builder' (labelconv, 2064b0ad) is a
+ * word of a line about TensorRT's builder; a file or module named builder
+ * is no engine build: MoCo's "moco/builder.py" frame (DianCh/AdaContrast#5
+ * = heldout56 h56-74 has it), LLaVA's "from llava.model.builder import"
+ * (haotian-liu/LLaVA's llava/model/builder.py), PyTorch's Windows build
+ * path "pytorch\builder\windows\..." in c10's messages. */
+static void test_builder_file_is_no_engine_build(void **state)
+{
+    (void)state;
+    assert_false(stage_training_line("from llava.model.builder import load_pretrained_model", 53));
+    const char *frame = "  File \"/code/moco/builder.py\", line 173, in forward";
+    assert_false(stage_training_line(frame, strlen(frame)));
+    const char *win = "C:\\actions-runner\\_work\\pytorch\\pytorch\\builder\\windows\\pytorch\\c10\\core\\impl\\alloc_cpu.cpp";
+    assert_false(stage_training_line(win, strlen(win)));
+    const char *llava = "Loading checkpoint shards for the vision tower\n"
+                        "from llava.model.builder import load_pretrained_model\n" OOM_LINE;
+    assert_string_equal(primary_stage(llava), "load");
+    /* guards: TensorRT's builder lines still end the walk */
+    const char *pass = "[TRT] [I] Global timing cache in use. Profiling results in this builder pass will be stored.";
+    assert_true(stage_training_line(pass, strlen(pass)));
+    const char *snap = "[04/11/2022-09:12:55] [I] [TRT] [MemUsageSnapshot] Builder begin: CPU 572 MiB, GPU 742 MiB";
+    assert_true(stage_training_line(snap, strlen(snap)));
+    const char *lib = "[TRT] [I] [MemUsageChange] Init builder kernel library: CPU +3255, GPU +420, now: CPU 4001";
+    assert_true(stage_training_line(lib, strlen(lib)));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_builder_file_is_no_engine_build),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
