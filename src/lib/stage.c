@@ -4056,7 +4056,20 @@ static size_t julia_old_frame(const char *text, size_t i, size_t len)
 {
     if (len - i < 8 || memcmp(text + i, "in ", 3) != 0) return 0;
     const char *at = memmem(text + i + 3, len - i - 3, " at ", 4);
-    return at && at > text + i + 3 ? i + 3 : 0;
+    if (!at || at == text + i + 3) return 0;
+    /* ... and the place after the last " at " is a frame's: "file:line"
+     * ("./<missing>:0" too), or "no file", an " [inlined]" after it; not
+     * a sentence's "in the end it fails at step 3" (review22) */
+    for (const char *p; (p = memmem(at + 4, (size_t)(text + len - at - 4), " at ", 4));) at = p;
+    size_t e = len;
+    while (e > i && (text[e - 1] == ' ' || text[e - 1] == '\r')) e--;
+    if (e >= 10 && !memcmp(text + e - 10, " [inlined]", 10)) e -= 10;
+    const char *place = at + 4;
+    size_t pn = (size_t)(text + e - place);
+    if (pn == 7 && !memcmp(place, "no file", 7)) return i + 3;
+    size_t d = pn;
+    while (d > 0 && isdigit((unsigned char)place[d - 1])) d--;
+    return d < pn && d > 1 && place[d - 1] == ':' && !memchr(place, ' ', d) ? i + 3 : 0;
 }
 
 int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)

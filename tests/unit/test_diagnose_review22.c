@@ -49,10 +49,37 @@ static void test_builder_file_is_no_engine_build(void **state)
     assert_true(stage_training_line(lib, strlen(lib)));
 }
 
+static int julia(const char *line, enum oom_stage *st)
+{
+    return stage_julia_frame(line, strlen(line), st);
+}
+
+/* open64's pre-1.0 Julia frame (" in f(args) at path:line", daafd516)
+ * took any line that opens with "in " and holds " at ": a sentence under
+ * the stack ("in my loop at epoch 3 I call train!(loss, ps, data, opt)")
+ * was a frame, and named backward by the train! in it. The place after
+ * " at " must be a frame's: file:line, "./<missing>:0", "no file". */
+static void test_julia_old_frame_needs_a_place(void **state)
+{
+    (void)state;
+    enum oom_stage st;
+    assert_int_equal(julia("in my loop at epoch 3 I call train!(loss, ps, data, opt)", &st), 0);
+    assert_int_equal(julia(" in short, it fails at step 3", &st), 0);
+    assert_int_equal(julia(" in 2019 at 10:30 it still ran", &st), 0);
+    /* guards: Julia 0.5/0.6's own frames */
+    assert_int_equal(julia(" in relu(::Knet.KnetArray{Float32,4}) at /home/u/.julia/v0.5/Knet/src/unary.jl:85", &st), 1);
+    assert_int_equal(julia(" in relu(::AutoGrad.Rec{Knet.KnetArray{Float32,4}}) at ./<missing>:0", &st), 1);
+    assert_int_equal(julia(" in macro expansion at ./REPL.jl:97 [inlined]", &st), 1);
+    assert_int_equal(julia(" in anonymous at no file", &st), 1);
+    assert_int_equal(julia(" in train!(::Function, ::Array{Any,1}) at /home/u/.julia/v0.6/Flux/src/optimise/train.jl:38", &st), 1);
+    assert_int_equal(st, OOM_STAGE_BACKWARD);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builder_file_is_no_engine_build),
+        cmocka_unit_test(test_julia_old_frame_needs_a_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
