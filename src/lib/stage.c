@@ -3258,8 +3258,13 @@ static unsigned cut_call_bits(const char *text, size_t len)
  * and under a model's forward in heldout26 h26-43; cuDF's "cudf/core/dataframe.py\", line 185, in
  * __init__" building a DataFrame from arrays, rapidsai/cudf = heldout58
  * h58-22). The package in the frame's path or qualified name. (open58) */
+/* A compiled extension's (Cython, a .pyx file) constructor, of any
+ * library, builds the library's own object the same way, a cuFFT plan or a
+ * device array: "cupy/cuda/cufft.pyx\", line 90, in cupy.cuda.cufft.
+ * Plan1d.__init__" under cupy.fft.fft (the same plan in IPython's form,
+ * cupy/cupy#3777). (open64; one table with open58's packages, review22) */
 static const char *const container_packages[] = {"cupy/", "cupy.", "cudf/", "cudf.", "numpy/",
-                                                 "pandas/", "dask_cudf/", "pyarrow/"};
+                                                 "pandas/", "dask_cudf/", "pyarrow/", ".pyx"};
 
 static bool container_constructor(const char *text, size_t len)
 {
@@ -3281,15 +3286,6 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
      * ("Popen.__init__ ... self.pid = os.fork()", pytorch/pytorch#4387 =
      * heldout9 h9-92); the frames that call it tell the stage. */
     if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
-    /* A compiled extension's (Cython, a .pyx file) constructor builds the
-     * library's own object, a cuFFT plan or a device array, wherever the
-     * program is: "cupy/cuda/cufft.pyx\", line 90, in cupy.cuda.cufft.
-     * Plan1d.__init__" under cupy.fft.fft (cupy/cupy#1063 = heldout64
-     * h64-60; the same plan in IPython's form, cupy/cupy#3777, which no
-     * cue read before either), "core.pyx\", line 134, in cupy.core.core.ndarray.
-     * __init__" under a model's forward (heldout26 h26-43): the frames that
-     * call it tell the stage. */
-    if (has(text, len, ".pyx") && has(text, len, "__init__")) return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, &frame_ix);
     if (diffusers_pipeline_file(text, len)) bits |= 1u << OOM_STAGE_GENERATE;

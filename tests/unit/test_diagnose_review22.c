@@ -75,11 +75,33 @@ static void test_julia_old_frame_needs_a_place(void **state)
     assert_int_equal(st, OOM_STAGE_BACKWARD);
 }
 
+/* open64's Cython constructor rule (a .pyx frame's __init__ names no
+ * stage) and open58's container packages (cupy, cudf, ...) were two
+ * checks on the same frames, both tested only on CuPy's, which either
+ * alone passes; one table now (container_packages, ".pyx" a row). This
+ * pins the .pyx row on a library outside the package list: cuML's
+ * estimators are Cython classes (rapidsai/cuml: python/cuml/cluster/
+ * kmeans.pyx); its __init__ under an evaluation is no load. */
+static void test_pyx_constructor_outside_the_packages(void **state)
+{
+    (void)state;
+    const char *log = "Traceback (most recent call last):\n"
+                      "  File \"run.py\", line 9, in <module>\n"
+                      "    evaluate(model, data)\n"
+                      "  File \"run.py\", line 5, in evaluate\n"
+                      "    km = KMeans(n_clusters=8)\n"
+                      "  File \"cuml/cluster/kmeans.pyx\", line 300, in cuml.cluster.kmeans.KMeans.__init__\n"
+                      "MemoryError: std::bad_alloc: out_of_memory: CUDA error (failed to allocate 8589934592 bytes) "
+                      "at: /opt/rmm/include/rmm/mr/device/cuda_memory_resource.hpp:70\n";
+    assert_string_equal(primary_stage(log), "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builder_file_is_no_engine_build),
         cmocka_unit_test(test_julia_old_frame_needs_a_place),
+        cmocka_unit_test(test_pyx_constructor_outside_the_packages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
