@@ -3294,9 +3294,23 @@ static unsigned cut_call_bits(const char *text, size_t len)
  * heldout58 h58-02, heldout24 h24-39, cupy/cupy#1063 = heldout64 h64-60,
  * and under a model's forward in heldout26 h26-43; cuDF's "cudf/core/dataframe.py\", line 185, in
  * __init__" building a DataFrame from arrays, rapidsai/cudf = heldout58
- * h58-22). The package in the frame's path or qualified name. (open58) */
+ * h58-22). The package in the frame's path or qualified name. (open58)
+ * A compiled extension's (Cython, a .pyx file) constructor, of any
+ * library, builds the library's own object the same way, a cuFFT plan or a
+ * device array: "cupy/cuda/cufft.pyx\", line 90, in cupy.cuda.cufft.
+ * Plan1d.__init__" under cupy.fft.fft (the same plan in IPython's form,
+ * cupy/cupy#3777). (open64; one table with open58's packages, review22)
+ * TensorFlow 1's graph machinery likewise: every op it builds records its
+ * stack, so a definition stack ("Caused by op ..., defined at:", then
+ * "ResourceExhaustedError (see above for traceback)") ends in framework/
+ * ops.py's Operation.__init__, "self._traceback = tf_stack.extract_stack()"
+ * (LiLabAtVT/DeepTE#33; YunYang1994/tensorflow-yolov3#440; Horovod's
+ * '[1,1]<stderr>:' copy, heldout60 h60-32): a graph node, no model.
+ * (open60; a row here since review22) */
 static const char *const container_packages[] = {"cupy/", "cupy.", "cudf/", "cudf.", "numpy/",
-                                                 "pandas/", "dask_cudf/", "pyarrow/"};
+                                                 "pandas/", "dask_cudf/", "pyarrow/", ".pyx",
+                                                 "tensorflow/python/framework/",
+                                                 "tensorflow\\python\\framework\\"};
 
 static bool container_constructor(const char *text, size_t len)
 {
@@ -3318,27 +3332,6 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
      * ("Popen.__init__ ... self.pid = os.fork()", pytorch/pytorch#4387 =
      * heldout9 h9-92); the frames that call it tell the stage. */
     if (has(text, len, "multiprocessing/") || has(text, len, "multiprocessing\\")) return 0;
-    /* A compiled extension's (Cython, a .pyx file) constructor builds the
-     * library's own object, a cuFFT plan or a device array, wherever the
-     * program is: "cupy/cuda/cufft.pyx\", line 90, in cupy.cuda.cufft.
-     * Plan1d.__init__" under cupy.fft.fft (cupy/cupy#1063 = heldout64
-     * h64-60; the same plan in IPython's form, cupy/cupy#3777, which no
-     * cue read before either), "core.pyx\", line 134, in cupy.core.core.ndarray.
-     * __init__" under a model's forward (heldout26 h26-43): the frames that
-     * call it tell the stage. */
-    if (has(text, len, ".pyx") && has(text, len, "__init__")) return 0;
-    /* TensorFlow 1's graph machinery records the stack of every op it
-     * builds: a definition stack ("Caused by op ..., defined at:", then
-     * "ResourceExhaustedError (see above for traceback)") ends in
-     * framework/ops.py's Operation.__init__, "self._traceback =
-     * tf_stack.extract_stack()" (LiLabAtVT/DeepTE#33; YunYang1994/
-     * tensorflow-yolov3#440, its 1.9 form "self._graph._extract_stack()";
-     * Horovod's '[1,1]<stderr>:' copy, heldout60 h60-32). Such a
-     * constructor builds a graph node, no model: the frames above it tell
-     * the stage. (open60) */
-    if ((has(text, len, "tensorflow/python/framework/") || has(text, len, "tensorflow\\python\\framework\\")) &&
-        has(text, len, ", in __init__"))
-        return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, &frame_ix);
     if (diffusers_pipeline_file(text, len)) bits |= 1u << OOM_STAGE_GENERATE;
@@ -4105,7 +4098,20 @@ static size_t julia_old_frame(const char *text, size_t i, size_t len)
 {
     if (len - i < 8 || memcmp(text + i, "in ", 3) != 0) return 0;
     const char *at = memmem(text + i + 3, len - i - 3, " at ", 4);
-    return at && at > text + i + 3 ? i + 3 : 0;
+    if (!at || at == text + i + 3) return 0;
+    /* ... and the place after the last " at " is a frame's: "file:line"
+     * ("./<missing>:0" too), or "no file", an " [inlined]" after it; not
+     * a sentence's "in the end it fails at step 3" (review22) */
+    for (const char *p; (p = memmem(at + 4, (size_t)(text + len - at - 4), " at ", 4));) at = p;
+    size_t e = len;
+    while (e > i && (text[e - 1] == ' ' || text[e - 1] == '\r')) e--;
+    if (e >= 10 && !memcmp(text + e - 10, " [inlined]", 10)) e -= 10;
+    const char *place = at + 4;
+    size_t pn = (size_t)(text + e - place);
+    if (pn == 7 && !memcmp(place, "no file", 7)) return i + 3;
+    size_t d = pn;
+    while (d > 0 && isdigit((unsigned char)place[d - 1])) d--;
+    return d < pn && d > 1 && place[d - 1] == ':' && !memchr(place, ' ', d) ? i + 3 : 0;
 }
 
 int stage_julia_frame(const char *text, size_t len, enum oom_stage *stage)
@@ -4246,13 +4252,22 @@ static const struct {
     {"construct", "optimization profile"},
 };
 
+/* a mark that joins a word into a path or a dotted name */
+static bool path_mark(char c)
+{
+    return c == '/' || c == '\\' || c == '.' || c == '_';
+}
+
 static bool engine_build(const char *part, const char *t, size_t n)
 {
     size_t w = 0, pm = strlen(part);
     if (pm > n || strncasecmp(t, part, pm)) return false;
     while (w < n && isalpha((unsigned char)t[w])) w++;
+    /* the builder as a word of a line, not a file or module named builder
+     * ("moco/builder.py", "pytorch\\builder\\windows", "llava.model.builder
+     * import"; engine_build_line guards the mark before it) (review22) */
     if (!strcmp(part, "build") && ((w == 7 && !strncasecmp(t, "builder", 7)) || (w == 8 && !strncasecmp(t, "builders", 8))))
-        return true;
+        return w == n || !path_mark(t[w]);
     while (w < n && t[w] == ' ') w++;
     for (size_t i = 0; i < sizeof engine_builds / sizeof engine_builds[0]; i++) {
         size_t om = strlen(engine_builds[i].object);
@@ -4549,7 +4564,8 @@ static bool epoch_line(const char *t, size_t n)
 static bool engine_build_line(const char *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!isalpha((unsigned char)t[i]) || (i > 0 && isalnum((unsigned char)t[i - 1]))) continue;
+        if (!isalpha((unsigned char)t[i]) || (i > 0 && (isalnum((unsigned char)t[i - 1]) || path_mark(t[i - 1]))))
+            continue;
         for (size_t k = 0; k < sizeof engine_builds / sizeof engine_builds[0]; k++)
             if (engine_build(engine_builds[k].part, t + i, n - i)) return true;
     }
