@@ -4277,6 +4277,37 @@ static bool engine_build(const char *part, const char *t, size_t n)
     return false;
 }
 
+/* A verb part whose object, the words right after its word, is the
+ * toolchain's work or a type the library reads, not a phase of the program:
+ * CMake's configure step ("-- Generating done", "-- Build files have been
+ * written to: /home/user/build", Kitware/CMake:Source/cmake.cxx@b46f68f2,
+ * cmake::Run's UpdateProgress message; the generator's "Generating done"),
+ * PyTorch's type inference as it makes a tensor from data ("RuntimeError:
+ * Could not infer dtype of numpy.float32", DLR-RM/stable-baselines3#1964,
+ * hukaixuan19970627/yolov5_obb#60). The verb with another object keeps its
+ * stage ("Generating images...", "Build model from config", "Inferring
+ * depth for frame 12"). (tidy23) */
+static const struct {
+    const char *part, *object;
+} objects_not_phase[] = {
+    {"build", "files"}, {"generat", "done"}, {"infer", "dtype"}, {"infer", "the dtype"},
+    {"infer", "data type"}, {"infer", "type of"}, {"infer", "shape"}, {"infer", "the shape"},
+};
+
+static bool object_not_phase(const char *part, const char *t, size_t n)
+{
+    size_t w = 0;
+    while (w < n && isalpha((unsigned char)t[w])) w++;
+    while (w < n && t[w] == ' ') w++;
+    for (size_t i = 0; i < sizeof objects_not_phase / sizeof objects_not_phase[0]; i++) {
+        size_t om = strlen(objects_not_phase[i].object);
+        if (strcmp(part, objects_not_phase[i].part) || om > n - w || strncasecmp(t + w, objects_not_phase[i].object, om))
+            continue;
+        if (w + om == n || !isalnum((unsigned char)t[w + om])) return true;
+    }
+    return false;
+}
+
 /* verb_parts[k]'s part opens t (any case, within n bytes), and a part
  * that ends in " to" (the model moved to its device) names no host place
  * after it: the one test every reader of the table makes (review21) */
@@ -4284,7 +4315,7 @@ static bool verb_part_is(size_t k, const char *t, size_t n)
 {
     size_t m = strlen(verb_parts[k].part);
     if (m > n || strncasecmp(t, verb_parts[k].part, m)) return false;
-    if (engine_build(verb_parts[k].part, t, n)) return false;
+    if (engine_build(verb_parts[k].part, t, n) || object_not_phase(verb_parts[k].part, t, n)) return false;
     if (m < 3 || strcmp(verb_parts[k].part + m - 3, " to")) return true;
     while (m < n && t[m] == ' ') m++;
     for (size_t h = 0; h < sizeof host_places / sizeof host_places[0]; h++) {

@@ -785,8 +785,9 @@ static const struct audit_row audit[] = {
          ".\n",
      true, {2147483648, 84975927951, 80530636800, 1610612736, 1288490188, 1, NC, NC}},
     /* wrap-srun: PyTorch/Slurm 2.x, srun --label 'N: ' prefix (SchedMD/slurm srun --label) (was: rank None);
-     * the task's traceback above carries the same label, indented after it */
-    {"wrap-srun", "3: Traceback (most recent call last):\n"
+     * the task's traceback above carries the same label, indented after it; the
+     * command names srun, as a bare label is read only then (tidy23) */
+    {"wrap-srun", "$ srun -l python train.py\n3: Traceback (most recent call last):\n"
          "3:   File \"train.py\", line 10, in <module>\n"
          "3:     loss.backward()\n"
          "3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
@@ -796,14 +797,14 @@ static const struct audit_row audit[] = {
      true, {2147483648, 84975927951, 80530636800, 1610612736, 1288490188, 1, 3, NC}},
     /* wrap-srun-interleaved: srun -l output of several tasks interleaves; the OOM task's label
      * recurs a few lines away, not on the next line (the clusters.md example under load) */
-    {"wrap-srun-interleaved", "0: step 1\n2: Traceback (most recent call last):\n3: step 2\n"
+    {"wrap-srun-interleaved", "$ srun --label python train.py\n0: step 1\n2: Traceback (most recent call last):\n3: step 2\n"
          "2:   File \"train.py\", line 10, in <module>\n0: step 2\n3: step 3\n"
          "2: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
          "al capacity of 79.14 GiB of which 1.50 GiB is free.\n3: step 4\n",
      true, {2147483648, NC, NC, NC, NC, 1, 2, NC}},
     /* wrap-srun-padded: srun -l pads the task number to the widest task's (SchedMD/slurm
      * src/api/step_io.c _wid): among 16 tasks task 3 writes " 3: " (was: rank None) */
-    {"wrap-srun-padded", "12: step 1\n 3: Traceback (most recent call last):\n 3:   File \"train.py\", line 10, in <module>\n"
+    {"wrap-srun-padded", "$ srun -l -n 16 python train.py\n12: step 1\n 3: Traceback (most recent call last):\n 3:   File \"train.py\", line 10, in <module>\n"
          "12: step 2\n 3:     loss.backward()\n"
          " 3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a tot"
          "al capacity of 79.14 GiB of which 1.50 GiB is free.\n",

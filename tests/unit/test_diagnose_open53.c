@@ -22,11 +22,12 @@
 /* The caching allocator's warning as it fails a request, "memory
  * allocation failed with OOM on device N while trying to allocate N bytes
  * (free: N, total: N)", with c10's warning prefix and often wrapped: its
- * exact figures, the device and the rank of the prefix. Shapes from public
- * write-ups (find_string "memory allocation failed with OOM on device":
- * an SGLang image server's 2048x2048 decode, id 68884393612; a vLLM T4
- * endpoint, id 70953366263; a TensorRT-LLM autotuner, id 67104354445) and
- * wtdcode/vllm-backport#94 (heldout53 h53-15). */
+ * exact figures, the device and the rank of the prefix. The line from
+ * wtdcode/vllm-backport#94 (heldout53 h53-15); the other rows are written
+ * here in the shapes public write-ups quote (an SGLang image server's
+ * 2048x2048 decode, a vLLM T4 endpoint, a TensorRT-LLM autotuner: notes
+ * whose repositories the library's index does not name, so none is cited
+ * as a source; tidy23). */
 static void test_allocator_warning(void **state)
 {
     (void)state;
@@ -104,7 +105,8 @@ static void test_reserved_clause_cut(void **state)
  * (hiyouga/LlamaFactory#2908 = heldout53 h53-26), on torch 1's
  * continuation line of the call (heldout18 h18-88, heldout9 h9-51). (An
  * IPython frame's context line after the arrow, ")  # Calls into ...",
- * find_string id 71640633553, is not the failing line and stays unread.) */
+ * seen in a public notebook the library's index names no repository for,
+ * is not the failing line and stays unread; no row here.) */
 static void test_backward_engine_comment(void **state)
 {
     (void)state;
@@ -129,8 +131,8 @@ static void test_backward_engine_comment(void **state)
  * step), in srt/managers/router/model_rpc.py and later
  * controller/tp_worker.py; serving, generate, though the model's forward
  * runs inside (heldout53 h53-14; sgl-project/sglang#1087 = heldout15
- * h15-31; find_string "in forward_fill_batch", ids 31011500129,
- * 30966551182). */
+ * h15-31; the function in sgl-project/sglang:python/sglang/srt/managers/
+ * router/model_rpc.py@4c316553). */
 static void test_sglang_serving_step(void **state)
 {
     (void)state;
@@ -178,9 +180,10 @@ static void test_sglang_serving_step(void **state)
 
 /* MLC LLM's chat module loading a model, as TVM's numbered C++ frames
  * name it: LLMChat::Reload -> LoadParams (cpp/llm_chat.cc;
- * simonw/llm-mlc#14 = heldout53 h53-61; an MLCChat-macos backtrace "[bt]
- * (4) ... mlc::llm::LLMChat::Reload(tvm::runtime::Module, ...) + 6005",
- * find_string id 70241141065). */
+ * simonw/llm-mlc#14 = heldout53 h53-61, the row below; an MLCChat-macos
+ * backtrace's "[bt] (4) ... mlc::llm::LLMChat::Reload(tvm::runtime::Module,
+ * ...) + 6005" is in a public file the library's index names no
+ * repository for, so it is no source here). */
 static void test_mlc_chat_reload(void **state)
 {
     (void)state;
@@ -209,9 +212,9 @@ static void test_mlc_chat_reload(void **state)
 
 /* The BLOOM inference scripts announce the timed generate() with their own
  * line, "*** Running generate" (print_rank0 in huggingface/transformers-
- * bloom-inference's bloom-ds-inference.py and bloom-ds-zero-inference.py
- * and copies: find_string ids 3411450820, 7327925688, 27240622924,
- * 30494666121): the paste's last activity is generation, also for a host
+ * bloom-inference:bloom-inference-scripts/bloom-ds-inference.py and
+ * bloom-ds-zero-inference.py, and copies of them): the
+ * paste's last activity is generation, also for a host
  * kill named in the title (a deepspeedai/DeepSpeed thread = heldout53
  * h53-67). */
 static void test_running_generate_line(void **state)
@@ -229,8 +232,10 @@ static void test_running_generate_line(void **state)
     assert_false(s.gpu_oom);
     assert_string_equal(s.stage, "generate");
     /* guard: CodeT5's generation-based evaluation pass is evaluation
-     * (salesforce/CodeT5 run_gen.py eval_generate_epoch, "***** Running
-     * generate evaluation on dev data*****", find_string id 22888341990) */
+     * (a CodeT5 fine-tuning script's eval_generate_epoch; its log line
+     * "***** Running generate evaluation on dev data*****" is written here
+     * after it: salesforce/CodeT5:run_gen.py@70def423 prints "Running bleu
+     * evaluation", and the index names no repository for the copy) */
     s = look("CUDA out of memory on a V100\n\n```\n"
              "  ***** Running generate evaluation on dev data*****\n"
              "  Num examples = 500\n  Batch size = 32\n```\n");

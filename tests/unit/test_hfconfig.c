@@ -997,7 +997,8 @@ static void test_real_configs(void **state)
 /* The new families against what their publishers state.
  * Qwen1.5-MoE-A2.7B: the checkpoint's model.safetensors.index.json
  * metadata total_size, 28,631,568,384 B in bf16 (a public test asserting it
- * against the index: find_string id 68290378793), is 2 B x 14,315,784,192,
+ * against the index; the library's index names no repository for that
+ * test, so the card below is the named source), is 2 B x 14,315,784,192,
  * the count here, and --mode load holds exactly those bytes; the model card
  * says "14.3B parameters in total" (YinanWusoymilk/hf-readme:
  * training_and_application/readme_files/Qwen_Qwen1.5-MoE-A2.7B-Chat.md
@@ -1005,8 +1006,9 @@ static void test_real_configs(void **state)
  * (deepseek-ai/DeepSeek-MoE:README.md@80af6ea9), within 0.5%. StableLM-3B-4E1T:
  * "2,795,443,200" (Stability-AI/StableLM:README.md@e60081c8), exact.
  * GPT-J 6B: 6,050,882,784, the parameters of transformers'
- * GPTJForCausalLM as a public test printed them (find_string id
- * 37133021827; its "buffers 117440540" are the older per-layer masks).
+ * GPTJForCausalLM as a LoRA project's test README printed them (its "buffers
+ * 117440540" are the older per-layer masks; the library's index names no
+ * repository for that README, so this count has no named source).
  * SantaCoder (gpt_bigcode): its card's "1.1B parameter models" has two
  * significant figures, so only that rounding is checked. Tiny
  * configs counted by hand: qwen2_moe hidden 64, 2 layers, 4 heads, vocab
@@ -1315,8 +1317,8 @@ static void test_cohere_qk_norm_refused(void **state)
 
 /* OLMoE (model_type "olmoe"): OLMo 2's whole-projection q/k norms before
  * the block (pre-norm) over 64 experts behind a router without bias.
- * OLMoE-1B-7B's dimensions as a public test states them (find_string id
- * 55885668762); 6,919,161,856 is bench/hfconfig-params' torch count of
+ * OLMoE-1B-7B's dimensions as a public test states them (the library's
+ * index names no repository for it); 6,919,161,856 is bench/hfconfig-params' torch count of
  * them, the card's "7B total". */
 static void test_olmoe(void **state)
 {
