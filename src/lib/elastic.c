@@ -301,7 +301,10 @@ long elastic_table_root_rank(const char *text, size_t len, size_t *used)
         if (s.root_from_table && s.in_block == 0) break; /* the table's closing rule */
     }
     *used = (size_t)(p - text);
-    if (!s.root_from_table || s.root_entries != 1 || s.root.rank < 0) return -1;
+    /* closed by its rule, or the input ends inside the Root Cause part (a
+     * paste cut in its traceback field): no second entry can follow */
+    bool read = s.root_from_table || (p == end && s.in_block == 1 && s.root.found);
+    if (!read || s.root_entries != 1 || s.root.rank < 0) return -1;
     for (size_t i = 0; i < s.n_failures; i++) /* another worker that raised too */
         if (s.failures[i].rank != s.root.rank && s.failures[i].have_exitcode && s.failures[i].exitcode > 0)
             return -1;

@@ -105,7 +105,8 @@ void elastic_line(struct elastic_state *s, const char *line, size_t len);
  * "Root Cause (first observed failure):" line, or from its "Failures:"
  * line before that, on) names as the root cause: that part's one entry,
  * when no other failure of the table exited on its own (exit code > 0: it
- * raised too, so an unprefixed message may be its). -1 otherwise. Reads at
+ * raised too, so an unprefixed message may be its), read to the table's
+ * closing rule or to the input's end. -1 otherwise. Reads at
  * most ELASTIC_TABLE_LINES lines; *used gets the bytes read. */
 #define ELASTIC_TABLE_LINES 4096
 long elastic_table_root_rank(const char *text, size_t len, size_t *used);

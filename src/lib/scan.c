@@ -4232,7 +4232,6 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
     tail_stage(s, &tv);
     drop_recovered_ooms(s, &tv);
     scan_finish(s, ends_with_newline);
-    root_cause_rank(s, &tv);
     if (len) {
         struct view pv = {buf, len, base};
         struct paste_context pc;
@@ -4255,6 +4254,7 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
         host_failure_mention(s, &pv, &pc);
         marked_line_stage(s, &pv);
     }
+    root_cause_rank(s, &tv); /* after the prose's events: a title's OOM may be the primary */
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words ||
         s->rep->context.call == OOM_CONTEXT_DISCUSSED)
