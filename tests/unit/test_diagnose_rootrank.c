@@ -6,9 +6,15 @@
  * __init__.py@0140b62d8bab203e4699faeba802b5204fa51d26:
  * _FAILURE_FORMAT_TEMPLATE, _MSG_FORMAT_TEMPLATE; the Root Cause part holds
  * one failure, the one with the earliest timestamp), as printed in
- * hiyouga/LlamaFactory#6827 and VCIP-RGBD/DFormer#52. A rank the message
- * states wins; two tables, a restart between, or another worker that raised
- * too leave the rank unknown. */
+ * hiyouga/LlamaFactory#6827 and VCIP-RGBD/DFormer#52. Real logs with such
+ * a table in the seen sets: h60-07 (MoFHeka/LLaMA-Megatron#1: "still OOM"
+ * above a table cut in its traceback field, rank 1 labelled, now read),
+ * h50-14 (pytorch/torchtitan#620: rank 1, unlabelled, now read), 094
+ * (lzhxmu/CPPO#6) and h14-18 (apple/ml-recurrent-drafter#5), whose SIGKILL
+ * look-alike inside the table keeps the rank its "rank :" field gave it
+ * (msg.c), and h33-28 (NVIDIA/DeepLearningExamples#1339, a full disk: no
+ * OOM, untouched). A rank the message states wins; a restart between, or
+ * another worker that raised too, leaves the rank unknown. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
