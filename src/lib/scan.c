@@ -4218,7 +4218,8 @@ static void root_cause_rank(struct scan *s, const struct view *v)
         long from_line = view_line(s, v, from), root_line = view_line(s, v, root);
         at = (size_t)(hit - v->p) + sizeof head - 1;
         if (from + used > at) at = from + used;
-        if (view_line(s, v, at < v->len ? at : v->len) < ev->line && at < v->len) continue; /* an earlier table */
+        /* at: the line after the table's; a table that ends above the event is an earlier one */
+        if (at < v->len && view_line(s, v, at) <= ev->line) continue;
         if (ev->line >= from_line && ev->line < root_line) return; /* another worker's failure */
         if (rank >= 0 && !restart_between(s, v, from, ev->line)) ev->rank = (int)rank;
         return;

@@ -89,6 +89,10 @@ static void test_record_absent(void **state)
     assert_int_equal(rank_of(TB_HEAD OOM_LINE), -1);
     /* a table before the message is an earlier run's */
     assert_int_equal(rank_of(TABLE_TOP NO_OTHERS ROOT_HEAD ENTRY(0, 3, 1) RULE TB_HEAD OOM_LINE), -1);
+    assert_int_equal(rank_of(TABLE_TOP NO_OTHERS ROOT_HEAD ENTRY(0, 3, 1) RULE OOM_LINE), -1);
+    /* the message inside the Root Cause part (its traceback field, with
+     * @record on the worker's main) is the root cause's */
+    assert_int_equal(rank_of(TABLE_TOP NO_OTHERS ROOT_HEAD ENTRY(0, 3, 1) "    " OOM_LINE RULE), 3);
 }
 
 /* Several failures: another worker that raised too may have printed the
