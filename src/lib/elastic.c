@@ -167,6 +167,7 @@ static void table_line(struct elastic_state *s, const char *line, const char *en
         return;
     }
     if (index_line(line, end)) {
+        if (s->in_block == 1 && !s->root_from_table) s->root_entries++;
         if (s->in_block == 1 && s->block_read) { /* "[1]:": a second failure; the first is the root */
             s->root_from_table = true;
             s->in_block = 0;
@@ -285,6 +286,29 @@ const char *elastic_srun_end_name(const struct elastic_srun *t, char *buf, size_
     if (t->end != ELASTIC_SRUN_EXIT) return t->reason;
     snprintf(buf, size, "exit code %ld", t->exitcode);
     return buf;
+}
+
+long elastic_table_root_rank(const char *text, size_t len, size_t *used)
+{
+    struct elastic_state s;
+    elastic_init(&s);
+    const char *p = text, *end = text + len;
+    for (long n = 0; p < end && n < ELASTIC_TABLE_LINES; n++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        elastic_line(&s, p, (size_t)(le - p));
+        p = nl ? nl + 1 : end;
+        if (s.root_from_table && s.in_block == 0) break; /* the table's closing rule */
+    }
+    *used = (size_t)(p - text);
+    /* closed by its rule, or the input ends inside the Root Cause part (a
+     * paste cut in its traceback field): no second entry can follow */
+    bool read = s.root_from_table || (p == end && s.in_block == 1 && s.root.found);
+    if (!read || s.root_entries != 1 || s.root.rank < 0) return -1;
+    for (size_t i = 0; i < s.n_failures; i++) /* another worker that raised too */
+        if (s.failures[i].rank != s.root.rank && s.failures[i].have_exitcode && s.failures[i].exitcode > 0)
+            return -1;
+    return s.root.rank;
 }
 
 int elastic_signal(const struct elastic_root *r)

@@ -76,6 +76,8 @@ struct elastic_state {
     bool root_from_table;     /* the root came from a table (later ones do not replace it) */
     long cur;                 /* the failures[] entry being read; -1 none */
     bool block_read;          /* a field of the current Root Cause block was read */
+    int root_entries;         /* "[N]:" entries seen in the first Root Cause part (torch
+                                 prints one: the failure with the earliest timestamp) */
     long line;                /* lines seen */
     /* every worker the ChildFailedError tables name (Failures: and Root
      * Cause), the first ELASTIC_MAX_FAILURES; a table comes after the last
@@ -98,6 +100,16 @@ void elastic_init(struct elastic_state *s);
  * counted: pass every line of the log for line numbers and attempts that
  * match the log's. */
 void elastic_line(struct elastic_state *s, const char *line, size_t len);
+
+/* The rank a ChildFailedError table at text[0..len) (the bytes from its
+ * "Root Cause (first observed failure):" line, or from its "Failures:"
+ * line before that, on) names as the root cause: that part's one entry,
+ * when no other failure of the table exited on its own (exit code > 0: it
+ * raised too, so an unprefixed message may be its), read to the table's
+ * closing rule or to the input's end. -1 otherwise. Reads at
+ * most ELASTIC_TABLE_LINES lines; *used gets the bytes read. */
+#define ELASTIC_TABLE_LINES 4096
+long elastic_table_root_rank(const char *text, size_t len, size_t *used);
 
 /* The signal of a negative exit code (9 for -9), 0 when it exited. */
 int elastic_signal(const struct elastic_root *r);

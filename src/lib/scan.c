@@ -13,6 +13,7 @@
 #include "lib/activity.h"
 #include "lib/memsummary.h"
 #include "lib/context.h"
+#include "lib/elastic.h"
 #include "lib/mention.h"
 #include "lib/msg.h"
 #include "lib/stage.h"
@@ -4216,6 +4217,60 @@ static void marked_line_stage(struct scan *s, const struct view *v)
         if (rep->events[i].stage == OOM_STAGE_UNKNOWN) rep->events[i].stage = st;
 }
 
+/* ---- torchelastic's root cause ------------------------------------------- */
+
+#define ROOT_CAUSE_HEAD "Root Cause (first observed failure):"
+#define FAILURES_BACK (64u << 10) /* how far above it a table's "Failures:" part may start */
+
+/* Where the table whose Root Cause line starts at pos begins: its
+ * "Failures:" line (the other workers, read to see whether one raised too),
+ * else pos. */
+static size_t table_start(const struct view *v, size_t pos)
+{
+    size_t lo = pos > FAILURES_BACK ? pos - FAILURES_BACK : 0, at = pos;
+    for (const char *q = v->p + lo; (q = memmem(q, pos - (size_t)(q - v->p), "Failures:", 9)); q += 9)
+        at = line_start(v, (size_t)(q - v->p));
+    return at;
+}
+
+/* torchelastic's agent restarted the workers between two lines. */
+static bool restart_between(const struct scan *s, const struct view *v, size_t upto, long after_line)
+{
+    static const char restart[] = "will restart worker group";
+    for (const char *q = v->p; (q = memmem(q, upto - (size_t)(q - v->p), restart, sizeof restart - 1));
+         q += sizeof restart - 1)
+        if (view_line(s, v, (size_t)(q - v->p)) > after_line) return true;
+    return false;
+}
+
+/* The primary event names no rank: the first ChildFailedError table after
+ * it names the worker that failed first (lib/elastic) — its rank, when the
+ * table's Root Cause part has one entry, no other worker of it raised too,
+ * the event is not in the table's "Failures:" part (another worker's
+ * traceback), and the agent did not restart the workers in between. A rank
+ * the message states is never replaced. */
+static void root_cause_rank(struct scan *s, const struct view *v)
+{
+    struct oom_report *rep = s->rep;
+    if (rep->primary < 0 || rep->events[rep->primary].rank >= 0 || !v->len) return;
+    struct oom_event *ev = &rep->events[rep->primary];
+    static const char head[] = ROOT_CAUSE_HEAD;
+    size_t at = 0;
+    const char *hit;
+    while (at < v->len && (hit = memmem(v->p + at, v->len - at, head, sizeof head - 1))) {
+        size_t root = line_start(v, (size_t)(hit - v->p)), from = table_start(v, root), used;
+        long rank = elastic_table_root_rank(v->p + from, v->len - from, &used);
+        long from_line = view_line(s, v, from), root_line = view_line(s, v, root);
+        at = (size_t)(hit - v->p) + sizeof head - 1;
+        if (from + used > at) at = from + used;
+        /* at: the line after the table's; a table that ends above the event is an earlier one */
+        if (at < v->len && view_line(s, v, at) <= ev->line) continue;
+        if (ev->line >= from_line && ev->line < root_line) return; /* another worker's failure */
+        if (rank >= 0 && !restart_between(s, v, from, ev->line)) ev->rank = (int)rank;
+        return;
+    }
+}
+
 void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base,
                       bool ends_with_newline)
 {
@@ -4246,6 +4301,7 @@ void scan_finish_view(struct scan *s, const char *buf, size_t len, uint64_t base
         host_failure_mention(s, &pv, &pc);
         marked_line_stage(s, &pv);
     }
+    root_cause_rank(s, &tv); /* after the prose's events: a title's OOM may be the primary */
     /* the log names an OOM or host memory in words: not "no memory failure" */
     if (s->rep->n_events || !len || s->mention_set || s->host_words ||
         s->rep->context.call == OOM_CONTEXT_DISCUSSED)
