@@ -256,6 +256,16 @@ static const struct msg_clause clauses_faiss[] = {
      * details: Failed to cudaMalloc N bytes" (facebookresearch/faiss:gpu/
      * utils/MemorySpace.cpp@6880286e). */
     {"Failed to cudaMalloc %d bytes", MSG_F_REQUESTED},
+    /* allocMemorySpaceV's throw since 2019, lower case with the CUDA
+     * status after the size: "failed to cudaMalloc N bytes (error 2 out of
+     * memory)" (facebookresearch/faiss:faiss/gpu/utils/MemorySpace.cpp;
+     * yxgeee/SpCL#44, facebookresearch/faiss#1031 = heldout58 h58-66), and
+     * the device after the size where StandardGpuResources names it
+     * ("Failed to cudaMalloc 536870912 bytes on device 1 (error 2 out of
+     * memory", facebookresearch/faiss#2020 = heldout58 h58-67, #2580).
+     * (open58) */
+    {"failed to cudaMalloc %d bytes", MSG_F_REQUESTED},
+    {"cudaMalloc %i bytes on device %d", MSG_F_GPU},
     {"dev %d space", MSG_F_GPU},
     {NULL, 0},
 };
@@ -546,6 +556,14 @@ static const struct msg_clause clauses_mlx[] = {
 static const struct msg_clause clauses_paddle_old[] = {
     {"available failed, %d", MSG_F_REQUESTED},
     {"available failed, %i > %d", MSG_F_FREE},
+    /* Paddle's binary-compare enforce prints the failed comparison and its
+     * inverse ("enforce %s <op> %s failed, %s <inverse op> %s",
+     * paddle/platform/enforce.h, quoted in PaddlePaddle/Paddle#12591):
+     * gpu_info.cc's PADDLE_ENFORCE_LT of late 2017 reads "enforce allocating
+     * < available failed, 11475179929 >= 11156224154" (PaddlePaddle/Paddle
+     * #6265 = heldout58 h58-38), the LE of 2018 the "<= ... >" above
+     * (#7227, #8992). (open58) */
+    {"available failed, %i >= %d", MSG_F_FREE},
     /* 1.5's PADDLE_ENFORCE_LE words (paddle/fluid/platform/enforce.h):
      * "Enforce failed. Expected allocating <= available, but received
      * allocating:2147483648 > available:1073741824." (diagnumsrc) */
@@ -831,6 +849,10 @@ static const struct msg_clause clauses_triton_pool[] = {
 
 static const struct msg_clause clauses_trt_tactic[] = {
     {"Tactic Device request: %s", MSG_F_REQUESTED},
+    /* what the builder had beside it: "... request: 2168MB Available:
+     * 1536MB." (triton-inference-server/server#4087 = heldout58 h58-57,
+     * ultralytics/ultralytics#22271) (open58) */
+    {"Tactic Device request: %z Available: %s", MSG_F_FREE},
     /* TensorRT 8.0-8.4's form names the request in bytes: "Skipping tactic 0
      * due to insufficient memory on requested size of 4430970880 detected
      * for tactic 4" (ultralytics/yolov5#12248); a look-alike carries its
@@ -1007,6 +1029,7 @@ static const struct msg_near near_trt_runtime[] = {
  * request: 600MB Available: 302MB." (ultralytics/ultralytics#22271). */
 static const struct msg_near near_trt_tactic[] = {
     {"Tactic Device request: %s", MSG_F_REQUESTED, 0, 2},
+    {"Tactic Device request: %z Available: %s", MSG_F_FREE, 0, 2},
     {NULL, 0, 0, 0},
 };
 /* TensorRT-LLM's executor report lists the device's figures in GiB under
@@ -1244,6 +1267,36 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_fuzzer,
+     .near = near_none},
+    /* A compiler out of memory while it builds CUDA code: the EDG front end
+     * nvcc runs ("cute/layout_composed.hpp(478): catastrophic error : out of
+     * memory", microsoft/onnxruntime#21676; "mma_traits_sm100.hpp(3324):
+     * catastrophic error : out of memory", #25377 = heldout58 h58-48), the
+     * LLVM inside cicc and clang ("CUDACOMPILE : LLVM error : out of
+     * memory", #25377; "LLVM ERROR: out of memory" / "Allocation failed",
+     * llvm/llvm-project#59194, #47116; on a Jetson running a vision LLM,
+     * dusty-nv/jetson-containers#616 = heldout39 h39-41) and ptxas ("ptxas fatal   : Memory
+     * allocation failure", #25377). Each is the compiler's own heap: host
+     * memory, a parallel build's, never the GPU's; before the rows that read
+     * "out of memory" as CUDA's words. (open58) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .any = {"catastrophic error : out of memory", "catastrophic error: out of memory",
+             "LLVM error : out of memory", "LLVM ERROR: out of memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"ptxas fatal", "Memory allocation failure"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* PaddlePaddle's host allocators (CPUAllocator, the pinned ones: a
      * posix_memalign) say "(ResourceExhausted) Fail to alloc memory of N
@@ -1561,6 +1614,16 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_faiss,
      .near = near_none},
+    /* the same throw in lower case (clauses_faiss) */
+    {.kind = "faiss",
+     .framework = "faiss",
+     .need = {"failed to cudaMalloc", "allocMemorySpace"},
+     .unless = {STICKY_KERNEL_FAULT},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_faiss,
+     .near = near_none},
     /* The RAPIDS Accelerator for Apache Spark: its resource adaptor throws
      * com.nvidia.spark.rapids.jni.GpuRetryOOM / GpuSplitAndRetryOOM when the
      * device runs out and CpuRetryOOM / CpuSplitAndRetryOOM for host memory
@@ -1617,7 +1680,8 @@ static const struct msg_rule rules[] = {
      .near = near_none},
     {.kind = "paddle",
      .framework = "paddle",
-     .any = {"allocating <= available failed", "Expected allocating <= available"},
+     .any = {"allocating <= available failed", "allocating < available failed",
+             "Expected allocating <= available"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -3364,6 +3428,10 @@ static const struct msg_rule rules[] = {
      .sentence_case = true,
      .unless = {"Caught OutOfMemoryError"},
      .supposed = true, /* "If any CUDA out of memory error occurs, ..." (diagprose) */
+     /* a sentence that says none came: "There is no CUDA out of memory
+      * error, but the usage is extremely high" (JuliaGPU/CuArrays.jl
+      * issue = heldout58 h58-59) (open58) */
+     .negated = true,
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -4443,6 +4511,10 @@ static const char *const deny_words[] = {"not", "no", "never", "without", "nor",
      * OOM", sgl-project/sglang#2607) (diagcall9) */
     "dont", "doesnt", "didnt", "wont", "wouldnt", "cant", "couldnt", "isnt", "wasnt", "arent",
     "werent", "havent", "hasnt", "hadnt", "shouldnt", NULL};
+/* The plain negations of deny_words (negated_before): not the past or
+ * mending words, which say an OOM was there. */
+static const char *const negation_only[] = {"not", "no", "never", "without", "nor", "dont",
+    "doesnt", "didnt", "isnt", "wasnt", NULL};
 static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
     "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
     "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",
@@ -4788,6 +4860,30 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
     return false;
 }
 
+/* A negation right before text[at], only deny_between words apart, in the
+ * same clause: "There is no CUDA out of memory error", "I did not get CUDA
+ * out of memory". The near part of denied() alone: no hypothetical clause,
+ * no question ("how to avoid cuda out of memory?" asks about a real one).
+ * (open58) */
+static bool negated_before(const char *text, size_t at)
+{
+    size_t i = at;
+    for (int words = 0; words < 6; words++) {
+        while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
+        if (i == 0 || clause_mark((unsigned char)text[i - 1]) || cjk_mark_before(text, i)) return false;
+        size_t we = i;
+        while (i > 0 && !is_blank((unsigned char)text[i - 1]) &&
+               !clause_mark((unsigned char)text[i - 1]) && !cjk_mark_before(text, i))
+            i--;
+        const char *w = text + i;
+        size_t n = we - i;
+        if (word_in(w, n, negation_only) || ends_with(w, n, "n't") || ends_with(w, n, "n\xe2\x80\x99t"))
+            return true;
+        if (!word_in(w, n, deny_between)) return false;
+    }
+    return false;
+}
+
 bool msg_denied(const char *text, size_t len, size_t at, size_t end)
 {
     return denied(text, len, at, end) || modal_before(text, at);
@@ -4918,7 +5014,7 @@ static bool qualified_near(const struct msg_rule *r, const char *text, size_t le
 
 static bool rule_has(const struct msg_rule *r, const char *text, size_t len, const char *lit)
 {
-    if (!r->qualifier[0] && !r->deny && !r->end_not && !r->supposed && !r->not_after[0])
+    if (!r->qualifier[0] && !r->deny && !r->negated && !r->end_not && !r->supposed && !r->not_after[0])
         return r->word_end || r->word ? has_word(text, len, lit, r->word) : has(text, len, lit);
     size_t ll = strlen(lit);
     for (const char *p = text, *end = text + len; (size_t)(end - p) >= ll;) {
@@ -4943,6 +5039,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
             continue;
         if (r->deny && (denied(text, len, at, hit_end) || modal_before(text, at))) continue;
         if (r->supposed && (cond_subject(text, at) || modal_before(text, at))) continue;
+        if (r->negated && negated_before(text, at)) continue;
         if (r->standalone && mention_row_guarded(text, len, at, hit_end)) continue;
         return true;
     }

@@ -146,6 +146,8 @@ struct msg_rule {
     const char *also[4];
     bool deny;             /* a hit in a clause that denies it does not count ("the
                               GPU is not out of memory", "OOM is not the problem") */
+    bool negated;          /* a hit right after a plain negation does not count ("There is
+                              no CUDA out of memory error"): deny's near words only */
     bool supposed;         /* a hit a condition has for its subject does not count
                               ("If any CUDA out of memory error occurs, ...")
                               or a modal of possibility stands right before ("could

@@ -2967,11 +2967,11 @@ static bool has_figures(const struct oom_event *e)
  * failure, told twice (unless they name different devices or ranks). The message is
  * the event; what the bare naming read around it (device, stage, step, rank)
  * fills what the message lacks. */
-static void fold_bare_naming(struct oom_report *rep)
+static bool fold_bare_naming_once(struct oom_report *rep)
 {
     size_t a = 0;
     while (a < rep->n_events && !(rep->events[a].gpu_oom && !rep->events[a].consequence)) a++;
-    if (a >= rep->n_events || has_figures(&rep->events[a])) return;
+    if (a >= rep->n_events || has_figures(&rep->events[a])) return false;
     for (size_t b = a + 1; b < rep->n_events; b++) {
         struct oom_event *e = &rep->events[b];
         const struct oom_event *bare = &rep->events[a];
@@ -2979,7 +2979,7 @@ static void fold_bare_naming(struct oom_report *rep)
         /* two devices or two ranks: two failures */
         if ((bare->gpu >= 0 && e->gpu >= 0 && bare->gpu != e->gpu) ||
             (bare->rank >= 0 && e->rank >= 0 && bare->rank != e->rank))
-            return;
+            return false;
         if (e->gpu < 0) e->gpu = bare->gpu;
         if (e->stage == OOM_STAGE_UNKNOWN) e->stage = bare->stage;
         if (e->weak_stage == OOM_STAGE_UNKNOWN) e->weak_stage = bare->weak_stage;
@@ -2987,7 +2987,19 @@ static void fold_bare_naming(struct oom_report *rep)
         if (e->rank < 0) e->rank = bare->rank;
         memmove(rep->events + a, rep->events + a + 1, (rep->n_events - a - 1) * sizeof *rep->events);
         rep->n_events--;
-        return;
+        return true;
+    }
+    return false;
+}
+
+/* ... told more than twice: every bare naming above the message folds into
+ * it (an issue title, the issue template's "- 标题：" field repeating it and
+ * a sentence quoting it, over Paddle's "Out of memory error on GPU 0.
+ * Cannot allocate 1.000000GB ...", PaddlePaddle/Paddle#21694 = heldout58
+ * h58-40). A bare naming below the message stays its own. (open58) */
+static void fold_bare_naming(struct oom_report *rep)
+{
+    while (fold_bare_naming_once(rep)) {
     }
 }
 
@@ -3570,6 +3582,30 @@ static bool prose_hit(struct scan *s, const struct view *v, const struct cline *
     return device;
 }
 
+static bool has_figures(const struct oom_event *e);
+
+/* The prose event names no figure (an issue title with a placeholder,
+ * "ggml_vulkan: Device memory allocation of size N failed with ub > 4096",
+ * ggml-org/llama.cpp#12817 = heldout58 h58-28) and a later line quotes the
+ * message with its size ("it crashes with `ggml_vulkan: Device memory
+ * allocation of size 3959422976 failed.`"): one failure told twice, the
+ * quote gives what the title could not. The mention's own clauses read the
+ * lines below (each an exact message form), the first that gives a figure
+ * fills the event's. (open58) */
+static void prose_event_takes_figures(struct scan *s, const struct view *v, size_t a, size_t b,
+                                      long lines, struct oom_event *ev)
+{
+    const struct msg_rule *r = msg_prose_mention_rule();
+    for (; lines < PROSE_LINES && !has_figures(ev) && next_line(v, &a, &b); lines++) {
+        if (!mention_seeded(v->p + a, b - a)) continue;
+        size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->line, SCAN_LINE_MAX);
+        struct oom_event quote;
+        oom_event_init(&quote);
+        msg_extract(r, s->line, n, &quote);
+        if (has_figures(&quote)) ev->bytes = quote.bytes, ev->bytes_step = quote.bytes_step;
+    }
+}
+
 /* One pass over the log's prose lines: the first line that names the OOM
  * with its device in the sentence, or (weak) with its device nearby, is the
  * event. True when one was stored. */
@@ -3626,6 +3662,7 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
             if (ev.rank < 0) ev.rank = rank_after(s, v, b, MENTION_TB_LINES);
             if (ev.stage == OOM_STAGE_UNKNOWN) ev.stage = ev.weak_stage;
             ev.gpu_oom = true;
+            if (!has_figures(&ev)) prose_event_takes_figures(s, v, a, b, lines, &ev);
             if (store(s, &ev, ADD_APPEND, 0, MSG_PRIMARY, 0) < 0) {
                 s->nomem = true;
                 return true;

@@ -803,11 +803,13 @@ static const struct stage_word after_words[] = {
     {"Error while evaluating", OOM_STAGE_EVAL, false},
     /* From corpus-heldout23's set-aside misses (seen): the
      * TensorRT-LLM builder giving up ("[TRT-LLM] [E] Engine building
-     * failed", huggingface/optimum-nvidia#146) is start-up; vLLM's
+     * failed", huggingface/optimum-nvidia#146) names no stage (it was
+     * start-up until the nineteenth round's engine-build-no-stage: an engine
+     * build converts a model, see engine_builds); vLLM's
      * OpenAI chat handler logging the engine's death ("[serving_chat.py:
      * 677] ... MQEngineDeadError", vllm-project/vllm#15039) serves a
      * request */
-    {"Engine building failed", ENGINE_WARMUP, false}, {"[serving_chat.py:", OOM_STAGE_GENERATE, false},
+    {"Engine building failed", OOM_STAGE_UNKNOWN, false}, {"[serving_chat.py:", OOM_STAGE_GENERATE, false},
     {"[serving_completion.py:", OOM_STAGE_GENERATE, false},
     /* vLLM's AsyncLLMEngine logging its serving loop's death
      * ("ERROR 03-31 15:19:44 [async_llm_engine.py:68] torch.OutOfMemoryError",
@@ -3239,8 +3241,28 @@ static unsigned cut_call_bits(const char *text, size_t len)
     return 0;
 }
 
+/* The array and data-frame libraries' containers: their constructors
+ * allocate the container, in whatever stage calls them, and set no model up
+ * (CuPy's "File \"cupy/core/core.pyx\", line 150, in
+ * cupy.core.core.ndarray.__init__" under an elementwise kernel's output,
+ * heldout58 h58-02, heldout24 h24-39, cupy/cupy#1063 = heldout64 h64-60,
+ * and under a model's forward in heldout26 h26-43; cuDF's "cudf/core/dataframe.py\", line 185, in
+ * __init__" building a DataFrame from arrays, rapidsai/cudf = heldout58
+ * h58-22). The package in the frame's path or qualified name. (open58) */
+static const char *const container_packages[] = {"cupy/", "cupy.", "cudf/", "cudf.", "numpy/",
+                                                 "pandas/", "dask_cudf/", "pyarrow/"};
+
+static bool container_constructor(const char *text, size_t len)
+{
+    if (!has(text, len, ", in __init__") && !has(text, len, ".__init__")) return false;
+    for (size_t i = 0; i < sizeof container_packages / sizeof container_packages[0]; i++)
+        if (has(text, len, container_packages[i])) return true;
+    return false;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
+    if (container_constructor(text, len)) return 0;
     /* Generated code ("File \"<string>\", line 13, in __init__": a
      * dataclass's or namedtuple's own __init__) builds a small object, no
      * model: its name says nothing of the stage. */
@@ -3907,6 +3929,14 @@ static enum oom_stage tf_loop_stage(const char *name, size_t n)
     return stage_name_bits(buf, k + 5) & 1u << OOM_STAGE_GENERATE ? OOM_STAGE_GENERATE : OOM_STAGE_FORWARD;
 }
 
+/* an eager op's own name, no graph scope: "[Op:Name]" without a '/', or
+ * TF 2.10+'s wrapper function "__wrapped__Name_device_/job:..." */
+static bool eager_op_name(const char *head, const char *name, size_t n)
+{
+    if (n > 11 && memcmp(name, "__wrapped__", 11) == 0) return true;
+    return strcmp(head, "[Op:") == 0 && !memchr(name, '/', n);
+}
+
 enum oom_stage stage_tf(const char *text, size_t len)
 {
     static const char *const heads[] = {"[[Node: ", "[[{{node ", "[[node ", "Detected at node '",
@@ -3943,6 +3973,14 @@ enum oom_stage stage_tf(const char *text, size_t len)
                 opn++;
         }
         enum oom_stage st = tf_name_stage(p, n, op, opn);
+        /* An eager op named alone, with no scope ("[Op:Mul]", "[Op:Conv2D]",
+         * TF 2.10+'s "{{function_node __wrapped__MatMul_device_/job:...}}")
+         * is only the kernel that asked: an elementwise Mul or AddV2 runs in
+         * a layer, an optimizer's update or an initialiser alike. Its name
+         * says a stage only by a gradient or update word (Conv2DBackpropInput,
+         * StridedSliceGrad, ResourceApplyAdam); otherwise the frames decide
+         * (convention tf-eager-op-no-stage, tests/corpus/CONVENTIONS.md) */
+        if (st == OOM_STAGE_FORWARD && eager_op_name(heads[h], p, n)) return OOM_STAGE_UNKNOWN;
         if (st == OOM_STAGE_FORWARD) st = tf_loop_stage(p, n);
         if (st == OOM_STAGE_FORWARD && op && consumes_gradient(op, rest - at - 3)) return OOM_STAGE_OPTIMIZER;
         return st;
@@ -4141,6 +4179,40 @@ static const struct {
  * saving"), no load. */
 static const char *const host_places[] = {"cpu", "host", "ram", "disk", "system memory"};
 
+/* Building an inference engine converts a model; it neither loads nor
+ * runs one, and the load advice (weights in low precision, sharded at load)
+ * does not fit it (convention engine-build-no-stage, tests/corpus/
+ * CONVENTIONS.md): TensorRT's builder ("Building engine with
+ * configuration:", polygraphy; "start building engine"; trtllm-build's
+ * "Build TensorRT engine Unnamed Network 0"; "Profiling results in this
+ * builder pass will not be stored.", trtexec 10; "Constructing
+ * optimization profile number 0", the builder's autotuning). A verb part,
+ * the object after its word, that names no stage; the builder itself is an
+ * agent noun. */
+static const struct {
+    const char *part, *object;
+} engine_builds[] = {
+    {"build", "engine"},          {"build", "the engine"}, {"build", "an engine"},
+    {"build", "tensorrt engine"}, {"build", "trt engine"}, {"build", "cuda engine"},
+    {"construct", "optimization profile"},
+};
+
+static bool engine_build(const char *part, const char *t, size_t n)
+{
+    size_t w = 0, pm = strlen(part);
+    if (pm > n || strncasecmp(t, part, pm)) return false;
+    while (w < n && isalpha((unsigned char)t[w])) w++;
+    if (!strcmp(part, "build") && ((w == 7 && !strncasecmp(t, "builder", 7)) || (w == 8 && !strncasecmp(t, "builders", 8))))
+        return true;
+    while (w < n && t[w] == ' ') w++;
+    for (size_t i = 0; i < sizeof engine_builds / sizeof engine_builds[0]; i++) {
+        size_t om = strlen(engine_builds[i].object);
+        if (strcmp(part, engine_builds[i].part) || om > n - w || strncasecmp(t + w, engine_builds[i].object, om)) continue;
+        if (w + om == n || !isalnum((unsigned char)t[w + om])) return true;
+    }
+    return false;
+}
+
 /* verb_parts[k]'s part opens t (any case, within n bytes), and a part
  * that ends in " to" (the model moved to its device) names no host place
  * after it: the one test every reader of the table makes (review21) */
@@ -4148,6 +4220,7 @@ static bool verb_part_is(size_t k, const char *t, size_t n)
 {
     size_t m = strlen(verb_parts[k].part);
     if (m > n || strncasecmp(t, verb_parts[k].part, m)) return false;
+    if (engine_build(verb_parts[k].part, t, n)) return false;
     if (m < 3 || strcmp(verb_parts[k].part + m - 3, " to")) return true;
     while (m < n && t[m] == ' ') m++;
     for (size_t h = 0; h < sizeof host_places / sizeof host_places[0]; h++) {
@@ -4420,10 +4493,25 @@ static bool epoch_line(const char *t, size_t n)
     return i == n;
 }
 
+/* a line of an engine build (engine_builds): the phase it names has no
+ * stage, so the walks up from a failure stop there as at a training line
+ * (a builder's "start building engine" over an ONNX exporter's "has been
+ * generated" warning is no generation) */
+static bool engine_build_line(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!isalpha((unsigned char)t[i]) || (i > 0 && isalnum((unsigned char)t[i - 1]))) continue;
+        for (size_t k = 0; k < sizeof engine_builds / sizeof engine_builds[0]; k++)
+            if (engine_build(engine_builds[k].part, t + i, n - i)) return true;
+    }
+    return false;
+}
+
 bool stage_training_line(const char *text, size_t len)
 {
     for (size_t i = 0; i < sizeof train_words / sizeof train_words[0]; i++)
         if (has_cue(text, len, &train_words[i])) return true;
+    if (engine_build_line(text, len)) return true;
     /* Darknet's per-iteration record (steps_darknet_line): "Loading
      * weights ... Done!" above it ran before the loop (nonpt20) */
     return epoch_line(text, len) || steps_darknet_line(text, len);
@@ -4887,6 +4975,7 @@ enum oom_stage stage_intro_line(const char *text, size_t len)
          * the user's code, suno-ai/bark = heldout55 h55-67). (open55) */
         if (word_before_is(text, i, "before")) return OOM_STAGE_UNKNOWN;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
+            if (engine_build(verb_parts[k].part, text + i, len - i)) return OOM_STAGE_UNKNOWN;
             if (verb_part_is(k, text + i, e - i)) return verb_parts[k].stage;
         }
         return OOM_STAGE_UNKNOWN;
@@ -5293,6 +5382,9 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
     for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
         /* a part of two words ("setting up ") runs past the gerund */
         size_t room = strchr(verb_parts[k].part, ' ') ? len - i : e - i;
+        /* the word's object lies past the gerund ("Building engine with
+         * configuration:") */
+        if (engine_build(verb_parts[k].part, text + i, len - i)) return OOM_STAGE_UNKNOWN;
         if (verb_part_is(k, text + i, room)) return verb_parts[k].stage;
     }
     return OOM_STAGE_UNKNOWN;

