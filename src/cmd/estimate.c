@@ -736,6 +736,7 @@ struct findings {
     const char *loss_path;  /* est_loss_path */
     const char *hf_loss;    /* est_hf_loss, only under --transformers */
     const char *precision_model; /* est_precision_model */
+    int64_t active_params;  /* est_active_params: per token; -1 unknown */
 };
 
 static void pct_of(int64_t bytes, int64_t cap, char *buf, size_t n)
@@ -1011,11 +1012,28 @@ static void json_fp8(struct json *j, const struct est_model *m, const struct est
     json_obj_end(j);
 }
 
+/* A mixture of experts: the parameters one token passes through beside the
+ * total the weights hold (est_active_params); unknown where nothing stated
+ * the experts per token. */
+static void print_experts(const struct est_model *m, const struct findings *f)
+{
+    if (m->experts < 2) return;
+    if (f->active_params < 0)
+        printf("experts    %lld, per token unknown (no num_experts_per_tok; the activations assume %lld): "
+               "active params unknown; the weights hold all %lld\n",
+               (long long)m->experts, (long long)m->experts_per_token, (long long)f->r.params);
+    else
+        printf("experts    %lld, %lld per token: %lld params active per token; the weights hold all %lld\n",
+               (long long)m->experts, (long long)m->experts_per_token, (long long)f->active_params,
+               (long long)f->r.params);
+}
+
 static void print_table(const struct opts *o, const struct est_model *m, const struct findings *f)
 {
     const struct est_workload *w = &o->wl;
     printf("model      %s (%s): %lld params, %lld trainable\n", m->name, est_family_name(m->family),
            (long long)f->r.params, (long long)f->r.trainable_params);
+    print_experts(m, f);
     if (gen_prompt(w)) /* the prompt, not --seq, is the length */
         printf("workload   infer, batch %lld x prompt %lld%s + %lld generated, %s", (long long)w->batch,
                (long long)gen_prompt(w), w->prompt_len ? "" : " (--seq)", (long long)w->gen_len,
@@ -1075,6 +1093,11 @@ static void print_json(const struct opts *o, const struct est_model *m, const st
     json_key(&j, "arch"); json_str(&j, est_family_name(m->family));
     json_key(&j, "params"); json_int(&j, r->params);
     json_key(&j, "trainable_params"); json_int(&j, r->trainable_params);
+    json_key(&j, "active_params"); /* per token; null: experts per token unknown */
+    if (f->active_params >= 0) json_int(&j, f->active_params); else json_null(&j);
+    json_key(&j, "experts"); json_int(&j, m->experts);
+    json_key(&j, "experts_per_token");
+    if (m->experts && !m->experts_per_token_assumed) json_int(&j, m->experts_per_token); else json_null(&j);
     json_key(&j, "layers"); json_int(&j, m->layers);
     json_key(&j, "hidden"); json_int(&j, m->hidden);
     json_key(&j, "vocab"); json_int(&j, m->vocab);
@@ -1246,7 +1269,8 @@ int cmd_estimate(int argc, char **argv)
         est_max_seq(&m, &o.wl, &f.max_seq, &err) ||
         est_levers(&m, &o.wl, f.levers, N_LEVERS, &f.n_levers, &err) ||
         (f.max_batch == 0 && est_fit_combo(&m, &o.wl, &f.combo, &err)) ||
-        !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model))
+        !est_cache_describe(&m, &o.wl, f.cache_model, sizeof f.cache_model) ||
+        est_active_params(&m, &o.wl, &f.active_params, &err))
         return cmd_fail(NAME, &err, EXIT_USAGE);
     if (o.capacity_unknown[0]) /* after the checks: a usage error is the one thing said */
         fprintf(stderr, "oomlab %s: capacity unknown: pass --gpu or --capacity (%s)\n", NAME, o.capacity_unknown);

@@ -251,8 +251,9 @@ static void emit(struct lint_cli *c, const char *path, const struct lint_finding
     c->findings++;
     if (c->format == FMT_JSON) emit_json(c, path, f);
     else if (c->format == FMT_SARIF) emit_sarif(c, path, f);
-    else printf("%s:%u:%u: warning: %s [%s]\n", path, f->line, f->col, lint_rules[f->rule].message,
-                lint_rules[f->rule].id);
+    else /* the finding as a compiler says it, then the checklist's fix indented under it */
+        printf("%s:%u:%u: warning: %s [%s]\n    fix: %s\n", path, f->line, f->col, lint_rules[f->rule].message,
+               lint_rules[f->rule].id, lint_rules[f->rule].fix);
 }
 
 /* The files beside the code that say which torch it runs on. */

@@ -1330,7 +1330,10 @@ int est_model_finish(struct est_model *m, struct oomlab_err *err)
     if (m->heads % m->kv_heads)
         return oomlab_err_set(err, "heads (%lld) must be a multiple of kv-heads (%lld)",
                               (long long)m->heads, (long long)m->kv_heads);
-    if (m->experts && !m->experts_per_token) m->experts_per_token = m->experts < 2 ? 1 : 2;
+    if (m->experts && !m->experts_per_token) {
+        m->experts_per_token = m->experts < 2 ? 1 : 2;
+        m->experts_per_token_assumed = m->experts >= 2; /* one expert: one per token, known */
+    }
     if (m->experts_per_token > m->experts && m->experts)
         return oomlab_err_set(err, "experts-per-token (%lld) exceeds experts (%lld)",
                               (long long)m->experts_per_token, (long long)m->experts);
@@ -1697,6 +1700,37 @@ int est_params(const struct est_model *m, const struct est_workload *wl, int64_t
     if (a.bad || t.bad) return oomlab_err_set(err, "parameter count overflows: model too large");
     *total = t.v;
     if (trainable) *trainable = (wl && wl->lora_r > 0) ? lora : t.v;
+    return 0;
+}
+
+int est_active_params(const struct est_model *m, const struct est_workload *wl, int64_t *active,
+                      struct oomlab_err *err)
+{
+    int64_t total;
+    if (est_params(m, wl, &total, NULL, err)) return -1;
+    if (!m->experts) {
+        *active = total;
+        return 0;
+    }
+    if (m->experts_per_token_assumed) {
+        *active = -1;
+        return 0;
+    }
+    struct acc a = {0, false};
+    /* one routed expert: its MLP, and the LoRA adapters on it (lora_params
+     * puts the MLP targets' adapters on every expert) */
+    int64_t expert = mlp_params(m, &a);
+    if (wl && wl->lora_r > 0) {
+        unsigned t = wl->lora_targets ? wl->lora_targets : (EST_LORA_Q | EST_LORA_V);
+        int64_t widths = ((t & EST_LORA_GATE) && gated(m) ? 1 : 0) + ((t & EST_LORA_UP) ? 1 : 0) +
+                         ((t & EST_LORA_DOWN) ? 1 : 0);
+        expert += mul3(&a, widths, wl->lora_r, m->hidden + m->ffn);
+    }
+    /* the sparse layers: every layer but the dense ones (DeepSeek's first
+     * first_k_dense_replace, Llama 4's interleaved MLP layers) */
+    int64_t idle = mul3(&a, m->layers - m->dense_layers, m->experts - m->experts_per_token, expert);
+    if (a.bad || idle > total) return oomlab_err_set(err, "active parameter count overflows: model too large");
+    *active = total - idle;
     return 0;
 }
 

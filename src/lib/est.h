@@ -41,6 +41,9 @@ struct est_model {
     int64_t max_positions;   /* learned position table rows (GPT-2, OPT, BERT) */
     int64_t embed_proj;      /* OPT-350m word_embed_proj_dim; 0 = none */
     int64_t experts, experts_per_token; /* MoE; 0 = dense */
+    /* est_model_finish filled experts_per_token with its default (2): no
+     * config, preset or flag stated it, so the active count is unknown */
+    bool experts_per_token_assumed;
     int64_t sliding_window;  /* 0 = none */
     /* DeepSeek-V3 (deepseek_v3 family, read only from a config.json):
      * multi-head latent attention (head_dim is q's and k's per head,
@@ -461,6 +464,17 @@ int64_t est_mla_latent_per_token(const struct est_model *m, int elem_bytes);
 
 int est_params(const struct est_model *m, const struct est_workload *wl, int64_t *total,
                int64_t *trainable, struct oomlab_err *err);
+
+/* Parameters a token passes through: est_params' total (with wl's LoRA
+ * adapters; wl may be NULL) less the routed experts it is not sent to,
+ * (experts - experts_per_token) expert MLPs and their adapters on every
+ * sparse layer; the router, shared experts, dense layers, attention and
+ * the embedding table all count (gpt-oss's card leaves the embedding out).
+ * A dense model: the total. *active is -1 (unknown) when
+ * m->experts_per_token_assumed. The weights in memory stay the total. m
+ * must have passed est_model_finish. */
+int est_active_params(const struct est_model *m, const struct est_workload *wl, int64_t *active,
+                      struct oomlab_err *err);
 
 /* The budget. m must have passed est_model_finish. Returns 0, or -1 with a
  * message for bad workload values (batch 2^40, zero sizes) or a total that

@@ -1156,6 +1156,16 @@ int hfconfig_parse(const char *text, size_t len, const char *file, struct est_mo
             json_object_put(root);
             return HFCONFIG_BAD;
         }
+    /* HunYuan-MoE names its top-k moe_topk, an int or a list per layer
+     * (huggingface/transformers:src/transformers/models/hunyuan_v1_moe/
+     * configuration_hunyuan_v1_moe.py@008cd60e, "Number of experts selected
+     * per token"): an int is the experts per token; a list leaves it unknown */
+    json_object *topk;
+    if (!m->experts_per_token && json_object_object_get_ex(root, "moe_topk", &topk) &&
+        json_object_is_type(topk, json_type_int)) {
+        int64_t k = json_object_get_int64(topk);
+        if (k >= 1 && k <= 1024) m->experts_per_token = k;
+    }
     const char *type = get_str(root, "model_type");
     const char *name = get_str(root, "_name_or_path");
     snprintf(m->name, sizeof m->name, "%s", name && *name ? name : type ? type : "config.json");

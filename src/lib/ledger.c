@@ -1725,17 +1725,50 @@ int ledger_id_check(const char *id, struct oomlab_err *err)
     return 0;
 }
 
+/* The bytes a new id may hold after its first: ASCII letters and digits
+ * and these, none of which a POSIX shell treats specially unquoted
+ * (POSIX.1-2017 XCU 2.2 Quoting lists the others), nor a file name, a URL
+ * path or table's columns; the first is a letter, a digit or '_'. */
+static const char id_punct[] = "._-+=,@"; /* the message of ledger_id_check_new lists them */
+
+static bool id_byte_ok(unsigned char c, bool first)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') return true;
+    return !first && c && strchr(id_punct, c);
+}
+
 int ledger_id_check_new(const char *id, struct oomlab_err *err)
 {
     if (ledger_id_check(id, err) < 0) return -1;
-    if (!strchr(id, ' ')) return 0;
+    const unsigned char *bad = NULL;
+    for (const unsigned char *p = (const unsigned char *)id; *p && !bad; p++)
+        if (!id_byte_ok(*p, p == (const unsigned char *)id)) bad = p;
+    if (!bad) return 0;
+    /* the id to use: each character outside the set (a UTF-8 sequence is
+     * one) becomes '_' */
     char fixed[LEDGER_ID_MAX + 1];
-    snprintf(fixed, sizeof fixed, "%s", id);
-    for (char *p = fixed; (p = strchr(p, ' ')); p++) *p = '_';
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)id; *p && n < LEDGER_ID_MAX; p++) {
+        if ((*p & 0xc0) == 0x80) continue; /* a continuation byte: its lead was replaced */
+        fixed[n] = id_byte_ok(*p, n == 0) ? (char)*p : '_';
+        n++;
+    }
+    fixed[n] = '\0';
+    if (*bad == ' ')
+        return oomlab_err_set(err,
+                              "run id '%s' contains a space: every command that names it would need quotes, and "
+                              "oomlab's own hints and shell completion would split it; use '%s'",
+                              id, fixed);
+    char what[24];
+    if (*bad >= 0x80)
+        snprintf(what, sizeof what, "byte 0x%02x (not ASCII)", *bad);
+    else
+        snprintf(what, sizeof what, *bad == '\'' ? "\"%c\"" : "'%c'", *bad);
     return oomlab_err_set(err,
-                          "run id '%s' contains a space: every command that names it would need quotes, and "
-                          "oomlab's own hints and shell completion would split it; use '%s'",
-                          id, fixed);
+                          "run id '%s' %s %s: a run id is ASCII letters, digits and _ . - + = , @, "
+                          "starting with a letter, a digit or '_', so shells, file names and oomlab's hints take "
+                          "it as it is; use '%s'",
+                          id, bad == (const unsigned char *)id ? "starts with" : "contains", what, fixed);
 }
 
 int ledger_stem(char *buf, size_t size, const char *id, long rank, long restart)

@@ -248,11 +248,14 @@ const struct ledger_row *ledger_job_page_rank(const struct ledger_row *rows, siz
  * outside the run's directories). */
 #define LEDGER_ID_MAX 63
 int ledger_id_check(const char *id, struct oomlab_err *err);
-/* A new id (run --id, guard --id): ledger_id_check, and no space either.
- * An id with one works when quoted, but every hint oomlab prints names it
- * unquoted ("oomlab diagnose a b" is two arguments) and shell completion
- * splits it; the message offers the id with '_' for each space. Readers
- * keep taking such ids from ledgers written before. */
+/* A new id (run --id, guard --id): ledger_id_check, and only ASCII
+ * letters, digits, '_' and . - + = , @ (not first). A space, a quote, '$',
+ * '`', ';', '*' or a non-ASCII character works when quoted, but every hint
+ * oomlab prints names the id unquoted ("oomlab diagnose a b" is two
+ * arguments), shell completion splits it and table's columns misalign on
+ * wide or invisible characters; the message offers the id with '_' for each
+ * character outside the set. Readers keep taking such ids from ledgers
+ * written before. */
 int ledger_id_check_new(const char *id, struct oomlab_err *err);
 
 /* The file-name stem of a run's or a rank's files: "ID", "ID_rankN",

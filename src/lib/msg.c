@@ -3,6 +3,7 @@
  * row here, never a branch in the scanner. */
 #include "lib/msg.h"
 #include "lib/mention.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -4563,23 +4564,17 @@ static const char *const deny_near_before[] = {"instead", "rather", "risk", "ris
     "risking", NULL};
 #define DENY_NEAR_WORDS 5
 
-/* w[0..n) is one of set's words, in any case; set ends at NULL or after cap
- * entries (a rule's qualifier array may be full, with no NULL after it). */
-static bool word_in_n(const char *w, size_t n, const char *const *set, size_t cap)
-{
-    for (size_t k = 0; k < cap && set[k]; k++)
-        if (strlen(set[k]) == n && !strncasecmp(w, set[k], n)) return true;
-    return false;
-}
-
+/* w[0..n) is one of set's words, in any case, set ending at its NULL
+ * (strbuf_word_in; a rule's qualifier array may be full, with no NULL
+ * after it: is_qualifier passes its size) */
 static bool word_in(const char *w, size_t n, const char *const *set)
 {
-    return word_in_n(w, n, set, SIZE_MAX);
+    return strbuf_word_in(w, n, set, SIZE_MAX);
 }
 
 static bool is_qualifier(const struct msg_rule *r, const char *w, size_t n)
 {
-    return word_in_n(w, n, r->qualifier, MSG_QUALIFIER_MAX);
+    return strbuf_word_in(w, n, r->qualifier, MSG_QUALIFIER_MAX);
 }
 
 static bool ends_with(const char *w, size_t n, const char *suffix)
@@ -4954,7 +4949,7 @@ static bool word_near(const char *const *set, size_t cap, const char *text, size
         if (i == 0 || !isalnum((unsigned char)text[i - 1])) break;
         size_t we = i;
         while (i > 0 && isalnum((unsigned char)text[i - 1])) i--;
-        if (word_in_n(text + i, we - i, set, cap)) return true;
+        if (strbuf_word_in(text + i, we - i, set, cap)) return true;
     }
     size_t j = end;
     while (j < len && isalnum((unsigned char)text[j])) j++; /* the rest of the word */
@@ -4965,21 +4960,9 @@ static bool word_near(const char *const *set, size_t cap, const char *text, size
         if (j >= len || !isalnum((unsigned char)text[j])) break;
         size_t ws = j;
         while (j < len && isalnum((unsigned char)text[j])) j++;
-        if (word_in_n(text + ws, j - ws, set, cap)) return true;
+        if (strbuf_word_in(text + ws, j - ws, set, cap)) return true;
     }
     return false;
-}
-
-/* The word right before text[at], apart only by blanks, is one of set[]
- * (any case): a rule's not_after. */
-static bool word_before_in(const char *text, size_t at, const char *const *set, size_t cap)
-{
-    size_t i = at;
-    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) i--;
-    if (i == at) return false;
-    size_t we = i;
-    while (i > 0 && isalnum((unsigned char)text[i - 1])) i--;
-    return we > i && word_in_n(text + i, we - i, set, cap);
 }
 
 /* One of set[] (any case) is a whole word before text[at] in its sentence:
@@ -4996,7 +4979,7 @@ static bool word_earlier_on_line(const char *text, size_t at, const char *const 
         }
         size_t we = i;
         while (i > 0 && isalnum((unsigned char)text[i - 1])) i--;
-        if (we > i && word_in_n(text + i, we - i, set, cap)) return true;
+        if (we > i && strbuf_word_in(text + i, we - i, set, cap)) return true;
     }
     return false;
 }
@@ -5028,7 +5011,7 @@ static bool rule_has(const struct msg_rule *r, const char *text, size_t len, con
         if ((r->word || r->word_end) && hit + ll < end && isalnum((unsigned char)hit[ll])) continue;
         if (r->end_not && hit + ll < end && hit[ll] && strchr(r->end_not, hit[ll])) continue;
         if (r->not_after[0] &&
-            word_before_in(text, at, r->not_after, sizeof r->not_after / sizeof r->not_after[0]) &&
+            strbuf_word_before(text, at, r->not_after, sizeof r->not_after / sizeof r->not_after[0]) &&
             word_earlier_on_line(text, at, r->moved_by, sizeof r->moved_by / sizeof r->moved_by[0]))
             continue;
         size_t hit_end = (size_t)(hit - text) + ll;

@@ -3,6 +3,7 @@
  * lines before the error tell the stage; frames are the most precise. */
 #include "lib/stage.h"
 #include "lib/steps.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -1700,6 +1701,28 @@ bool stage_java_frame(const char *s, size_t n)
     return java_frame_parts(s, n, &q, &qn, &loc, &ln);
 }
 
+size_t stage_frame_header(char *line, size_t len, size_t cap, const struct stage_frame_parts *f)
+{
+    char out[STAGE_FRAME_HEADER_MAX];
+    if (f->file_n + f->lineno_n + f->name_n + 24 > sizeof out) return len;
+    size_t w = 0;
+    memcpy(out + w, "File \"", 6), w += 6;
+    for (size_t k = 0; k < f->file_n; k++) {
+        /* JSON's escaped backslash is one backslash of the path */
+        if (f->json_escapes && f->file[k] == '\\' && k + 1 < f->file_n && f->file[k + 1] == '\\') k++;
+        out[w++] = f->file[k];
+    }
+    memcpy(out + w, "\", line ", 8), w += 8;
+    if (f->lineno_n) memcpy(out + w, f->lineno, f->lineno_n), w += f->lineno_n;
+    else out[w++] = '0';
+    memcpy(out + w, ", in ", 5), w += 5;
+    for (size_t k = 0; k < f->name_n; k++)
+        out[w++] = f->dollar_dots && f->name[k] == '$' ? '.' : f->name[k];
+    if (w + 2 > cap) return len;
+    memcpy(line, out, w);
+    return w;
+}
+
 /* A JVM frame rewritten as Python's frame header, 'File "Loc", line N, in
  * Class.method' (a nested class's '$' read as a '.'), so the frame cues and
  * the name's word parts read it as they read Python's; the new length, or
@@ -1717,23 +1740,9 @@ size_t stage_unjava(char *line, size_t len, size_t cap)
     size_t fl = colon ? (size_t)(colon - loc) : ln, dl = 0;
     if (colon)
         while (colon + 1 + dl < loc + ln && isdigit((unsigned char)colon[1 + dl])) dl++;
-    char out[600];
-    size_t w = 0;
-    if (fl + dl + (qn - c) + 24 > sizeof out) return len;
-#define PUT(p, k) (memcpy(out + w, (p), (k)), w += (k))
-    PUT("File \"", 6);
-    PUT(loc, fl);
-    PUT("\", line ", 8);
-    if (dl) PUT(colon + 1, dl);
-    else PUT("0", 1);
-    PUT(", in ", 5);
-    PUT(q + c, qn - c);
-#undef PUT
-    for (size_t k = w - (qn - c); k < w; k++)
-        if (out[k] == '$') out[k] = '.';
-    if (w + 2 > cap) return len;
-    memcpy(line, out, w);
-    return w;
+    struct stage_frame_parts f = {.file = loc, .file_n = fl, .lineno = colon ? colon + 1 : NULL, .lineno_n = dl,
+                                  .name = q + c, .name_n = qn - c, .dollar_dots = true};
+    return stage_frame_header(line, len, cap, &f);
 }
 
 /* A rule of dashes or equal signs (Paddle draws one under "C++ Traceback
@@ -3697,18 +3706,9 @@ static bool python_import_line(const char *t, size_t n)
     return n - i > 8 && !memcmp(t + i, " import ", 8);
 }
 
-/* the word that ends right before text[i] (past blanks: spaces and tabs)
- * is w, any case, whole (no letter or digit before it): the rule msg.c's
- * word_before_in keeps for a rule's not_after (review21: a tab was no
- * blank here, "x4before" was "before") */
-static bool word_before_is(const char *text, size_t i, const char *w)
-{
-    size_t e = i;
-    while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t')) e--;
-    size_t m = strlen(w);
-    if (e == i || e < m || strncasecmp(text + e - m, w, m)) return false;
-    return e == m || !isalnum((unsigned char)text[e - m - 1]);
-}
+/* "before" as the word right before a phase word (strbuf_word_before,
+ * the rule msg.c keeps for a rule's not_after) */
+static const char *const before_word[] = {"before", NULL};
 
 /* every place the cue's word occurs follows "before": an action still to
  * come, not the one under way ("I tried adding this code to preload the
@@ -3723,7 +3723,7 @@ static bool cue_after_time_word(const char *text, size_t len, const struct stage
     for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
          p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k)) {
         size_t i = (size_t)(p - text);
-        if (!word_before_is(text, i, "before")) return false;
+        if (!strbuf_word_before(text, i, before_word, SIZE_MAX)) return false;
         any = true;
     }
     return any;
@@ -4824,6 +4824,70 @@ static bool other_snake_name(const char *text, size_t len, size_t from)
     return false;
 }
 
+/* What a start-up line loads, or fails to load or set up, that is no
+ * model: a shared library, a binary, a symbol, an extension, a wheel, a
+ * backend, a driver (TensorFlow's "Could not load dynamic library
+ * 'libnvinfer.so.7'", torchvision's "Failed to load image Python
+ * extension", JAX's "Unable to initialize backend 'rocm'", "Failed to
+ * initialize NVML", bitsandbytes' "CUDA SETUP: Loading binary
+ * .../libbitsandbytes_cuda116.dll...", pip's "Installing build
+ * dependencies ... done"): the program's environment, printed at import or
+ * install, not the model being made ready (review21, tidy22) */
+static const char *const failure_not_model[] = {"library", "libraries", "binary", "binaries", "symbol",
+                                                "extension", "wheel", "wheels", "backend", "plugin",
+                                                "driver", "NVML", "dependency", "dependencies"};
+
+static bool failure_names_no_model(const char *t, size_t n)
+{
+    for (size_t k = 0; k < sizeof failure_not_model / sizeof failure_not_model[0]; k++) {
+        size_t m = strlen(failure_not_model[k]);
+        for (const char *p = find_nocase(t, n, 0, failure_not_model[k], m); p;
+             p = find_nocase(t, n, (size_t)(p - t) + 1, failure_not_model[k], m)) {
+            size_t i = (size_t)(p - t);
+            if ((i == 0 || !isalnum((unsigned char)t[i - 1])) && (i + m == n || !isalnum((unsigned char)t[i + m])))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A file name of a shared library: ".so" at its end or before a version
+ * ("libcudart.so.11.0"), ".dll", ".dylib". */
+static bool shared_object_name(const char *w, size_t n)
+{
+    static const char *const ends[] = {".so", ".dll", ".dylib"};
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        size_t m = strlen(ends[k]);
+        if (n > m && !strncasecmp(w + n - m, ends[k], m)) return true;
+    }
+    const char *so = memmem(w, n, ".so.", 4);
+    return so && so > w && (size_t)(so - w) + 4 < n && isdigit((unsigned char)so[4]);
+}
+
+/* The object of a load verb, its first words after it, is the program's
+ * environment (failure_not_model: "dynamic library 'libcudart.so.11.0'",
+ * "binary /.../libbitsandbytes_cuda115_nocublaslt.so...", "bitsandbytes
+ * native library:") or a shared library's file ("/usr/lib/x86_64-linux-
+ * gnu/libnvonnxparser.so.8"): loading it is no model load. */
+#define LOAD_OBJECT_WORDS 3
+static bool load_object_environment(const char *t, size_t n)
+{
+    size_t i = 0;
+    for (int words = 0; words < LOAD_OBJECT_WORDS && i < n; words++) {
+        while (i < n && t[i] == ' ') i++;
+        size_t a = i;
+        while (i < n && t[i] != ' ') i++;
+        size_t e = i;
+        while (a < e && strchr("'\"`(", t[a])) a++;
+        while (e > a && strchr("'\"`).,;:!", t[e - 1])) e--;
+        if (e == a) continue;
+        if (shared_object_name(t + a, e - a)) return true;
+        if (strbuf_word_in(t + a, e - a, failure_not_model, sizeof failure_not_model / sizeof failure_not_model[0]))
+            return true;
+    }
+    return false;
+}
+
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
@@ -4918,6 +4982,10 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
              * data, and a running count goes on ("trainer_interface.cc(137)
              * LOG(INFO) Loaded 108000000 lines", sentencepiece's trainer
              * reading its corpus, heldout33 h33-67; "Loading 5000 images") */
+            /* a shared library or another piece of the environment
+             * loaded at start-up is no model load: no stage, the line says
+             * nothing of the phase (load_object_environment) */
+            if (verb_parts[k].stage == OOM_STAGE_LOAD && load_object_environment(text + u, len - u)) break;
             if (verb_parts[k].stage == OOM_STAGE_LOAD && data_object(text + u, len - u, !past_word(text + i, len - i)))
                 return OOM_STAGE_DATA;
             /* a past participle after "to be" is an action
@@ -4973,7 +5041,7 @@ enum oom_stage stage_intro_line(const char *text, size_t len)
          * after "before" names an action still to come ("I tried adding
          * this code to preload the models before generating audio:" over
          * the user's code, suno-ai/bark = heldout55 h55-67). (open55) */
-        if (word_before_is(text, i, "before")) return OOM_STAGE_UNKNOWN;
+        if (strbuf_word_before(text, i, before_word, SIZE_MAX)) return OOM_STAGE_UNKNOWN;
         for (size_t k = 0; k < sizeof verb_parts / sizeof verb_parts[0]; k++) {
             if (engine_build(verb_parts[k].part, text + i, len - i)) return OOM_STAGE_UNKNOWN;
             if (verb_part_is(k, text + i, e - i)) return verb_parts[k].stage;
@@ -5020,6 +5088,37 @@ static enum oom_stage clause_verb(const char *text, const char *p)
  * finished sampling bar, heldout33 h33-40; VEnhancer's "sampling,
  * finished." over a VAE-decode OOM, heldout55 h55-76, whose label says
  * unknown as the decode is a maintainer's inference). (open55) */
+/* Words that make the clause before a completion word no news that a
+ * phase ended: a negation right before it ("The evaluation never
+ * finished", "Eval loop did not complete"), or a conjunction that makes
+ * the clause a condition or a time ("Wait until the evaluation is done",
+ * "It crashes before the checkpoint save is complete"). (tidy22) */
+static const char *const over_negations[] = {"not", "never", "nor"};
+static const char *const over_conditions[] = {"until", "till", "before", "after", "when", "once", "if",
+                                              "unless", "whether"};
+
+/* the clause [i, w) before the completion word at w says the phase did not
+ * end, or only names when it does (over_negations, over_conditions) */
+static bool over_not_news(const char *text, size_t i, size_t w)
+{
+    size_t p = w;
+    while (p > i && text[p - 1] == ' ') p--;
+    size_t a = p;
+    while (a > i && (isalpha((unsigned char)text[a - 1]) || text[a - 1] == '\'')) a--;
+    if (strbuf_word_in(text + a, p - a, over_negations, sizeof over_negations / sizeof over_negations[0]) ||
+        (p - a > 3 && !strncasecmp(text + p - 3, "n't", 3)))
+        return true;
+    for (size_t k = i; k < w; k++) {
+        if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
+        size_t e = k;
+        while (e < w && isalpha((unsigned char)text[e])) e++;
+        if (strbuf_word_in(text + k, e - k, over_conditions, sizeof over_conditions / sizeof over_conditions[0]))
+            return true;
+        k = e;
+    }
+    return false;
+}
+
 bool stage_phase_over(const char *text, size_t len)
 {
     static const char *const over[] = {"finished", "done", "completed", "complete", "ended"};
@@ -5039,15 +5138,23 @@ bool stage_phase_over(const char *text, size_t len)
     bool word = false;
     for (size_t k = 0; k < sizeof over / sizeof over[0] && !word; k++)
         word = strlen(over[k]) == e - w && !strncasecmp(text + w, over[k], e - w);
-    if (!word || w == i) return false;
+    if (!word || w == i || over_not_news(text, i, w)) return false;
     for (size_t k = i; k < w; k++)
         if (text[k] == '/' && k > i && isdigit((unsigned char)text[k - 1])) return false;
-    /* an action of the verb table at a word's start before it */
+    /* an action of the verb table at a word's start before it; not a
+     * build or set-up of the environment (pip's "Building wheel for
+     * flash-attn (setup.py) ... done", "Getting requirements to build wheel
+     * ... done", apt's "Building dependency tree... Done", StyleGAN's
+     * "Setting up PyTorch plugin "bias_act_plugin"... Done.":
+     * load_object_environment), an install step, no phase of the run */
     for (size_t k = i; k < w; k++) {
         if (!isalpha((unsigned char)text[k]) || (k > i && isalpha((unsigned char)text[k - 1]))) continue;
         for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-            if (verb_part_is(v, text + k, w - k))
-                return verb_parts[v].stage != OOM_STAGE_GENERATE;
+            if (!verb_part_is(v, text + k, w - k)) continue;
+            size_t u = k + strlen(verb_parts[v].part);
+            while (u < w && isalpha((unsigned char)text[u])) u++;
+            if (verb_parts[v].stage == OOM_STAGE_LOAD && load_object_environment(text + u, w - u)) break;
+            return verb_parts[v].stage != OOM_STAGE_GENERATE;
         }
     }
     return false;
@@ -5065,30 +5172,6 @@ enum { FAILURE_OPENERS = 4 };
  * device", "ERROR: Could not load model ...") right above the message it
  * printed for: the action it names (stage_failed_action); unknown for any
  * other line. (open55) */
-/* What a start-up line fails to load or set up that is no model: a shared
- * library, a symbol, an extension, a wheel, a backend, a driver
- * (TensorFlow's "Could not load dynamic library 'libnvinfer.so.7'",
- * torchvision's "Failed to load image Python extension", JAX's "Unable to
- * initialize backend 'rocm'", "Failed to initialize NVML"): the program's
- * environment, printed at import, not the model being made ready
- * (review21) */
-static const char *const failure_not_model[] = {"library", "libraries", "symbol", "extension",
-                                                "wheel", "wheels", "backend", "plugin", "driver", "NVML"};
-
-static bool failure_names_no_model(const char *t, size_t n)
-{
-    for (size_t k = 0; k < sizeof failure_not_model / sizeof failure_not_model[0]; k++) {
-        size_t m = strlen(failure_not_model[k]);
-        for (const char *p = find_nocase(t, n, 0, failure_not_model[k], m); p;
-             p = find_nocase(t, n, (size_t)(p - t) + 1, failure_not_model[k], m)) {
-            size_t i = (size_t)(p - t);
-            if ((i == 0 || !isalnum((unsigned char)t[i - 1])) && (i + m == n || !isalnum((unsigned char)t[i + m])))
-                return true;
-        }
-    }
-    return false;
-}
-
 enum oom_stage stage_failure_line(const char *text, size_t len)
 {
     if (len > VERB_LINE_MAX) return OOM_STAGE_UNKNOWN;
@@ -5103,6 +5186,24 @@ enum oom_stage stage_failure_line(const char *text, size_t len)
     return OOM_STAGE_UNKNOWN;
 }
 
+/* The verb table's parts a failure phrase may name: the actions of a run's
+ * stages (load, or the model moved to its device; save; predict or
+ * inference; decode and generate; evaluate). Not the table's other parts
+ * (nor "infer" alone, a type's: "Could not infer dtype"), whose failure is
+ * of the environment or a tool, not a stage: "Failed to build wheel for
+ * flash-attn" (a package build), "Could not infer dtype of numpy.float32"
+ * (a type), "Failed to test connection", "failed to initialize the CUDA
+ * context", "Failed to construct the engine" (tidy22). */
+static const char *const failure_verbs[] = {"load", "move model to", "move the model to", "sav", "predict",
+                                            "inferenc", "decod", "generat", "eval"};
+
+static bool failure_verb(size_t v)
+{
+    for (size_t k = 0; k < sizeof failure_verbs / sizeof failure_verbs[0]; k++)
+        if (!strcmp(verb_parts[v].part, failure_verbs[k])) return true;
+    return false;
+}
+
 enum oom_stage stage_failed_action(const char *text, size_t len)
 {
     if (len > VERB_LINE_MAX * 2) len = VERB_LINE_MAX * 2;
@@ -5114,7 +5215,7 @@ enum oom_stage stage_failed_action(const char *text, size_t len)
             const char *w = p + m;
             size_t rest = len - (size_t)(w - text);
             for (size_t v = 0; v < sizeof verb_parts / sizeof verb_parts[0]; v++) {
-                if (verb_part_is(v, w, rest)) return verb_parts[v].stage;
+                if (failure_verb(v) && verb_part_is(v, w, rest)) return verb_parts[v].stage;
             }
         }
     }

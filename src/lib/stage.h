@@ -76,6 +76,23 @@ unsigned stage_masks_outer(const char *text, size_t len);
  * printed innermost first under its exception. */
 bool stage_java_frame(const char *s, size_t n);
 
+/* The parts of a frame that another language or a serialisation prints,
+ * rewritten as Python's frame header 'File "FILE", line LINENO, in NAME'
+ * (LINENO "0" when there is none): the file with JSON's doubled
+ * backslashes made single (json_escapes), the name with a nested class's
+ * '$' read as '.' (dollar_dots). */
+struct stage_frame_parts {
+    const char *file, *lineno, *name;
+    size_t file_n, lineno_n, name_n;
+    bool json_escapes, dollar_dots;
+};
+/* Writes the header over line (whose bytes the parts may point into) when
+ * the parts fit in STAGE_FRAME_HEADER_MAX bytes and the header in cap
+ * (with two to spare): the new length; len unchanged otherwise. The one
+ * builder of stage_unjava and stage_unjson. */
+#define STAGE_FRAME_HEADER_MAX 640
+size_t stage_frame_header(char *line, size_t len, size_t cap, const struct stage_frame_parts *f);
+
 /* Rewrite a JVM frame line in place as Python's frame header ('File
  * "MultiLayerNetwork.java", line 1633, in MultiLayerNetwork.fit'), when
  * the header fits in cap bytes (with two to spare): the new length; len
@@ -257,9 +274,12 @@ enum oom_stage stage_intro_line(const char *text, size_t len);
  * memory? RESOURCE_EXHAUSTED: …" (ColabFold's batch log, sokrypton/
  * ColabFold = h29-39, h29-40), "Failed to load model: …", "Error while
  * decoding: …". The word after the phrase (could not, failed to, unable
- * to, error/exception while|during) read by the verb table (predict
- * forward, load, decod/generat generate, eval, sav checkpoint); allocate
- * is no verb of it ("Unable to allocate"). Only the message's own line:
+ * to, error/exception while|during) read by the verb table, only its
+ * parts that name a stage's action (predict, inference forward; load, move
+ * the model to its device load; decod/generat generate; eval; sav
+ * checkpoint): allocate, build, import, infer, initialize are none ("Unable
+ * to allocate", "Could not build wheels", "Could not infer dtype"). Only
+ * the message's own line:
  * a title or a sentence above ("inference error during predict_on_batch")
  * tells no stage the paste shows. */
 enum oom_stage stage_failed_action(const char *text, size_t len);

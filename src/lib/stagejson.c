@@ -52,22 +52,9 @@ size_t stage_unjson(char *line, size_t len, size_t cap)
     if (d == b - 2 || d < 7 || memcmp(s + d - 7, ", line ", 7)) return len;
     size_t path_n = d - 7;
     if (!python_file(s, path_n)) return len;
-    char out[640];
-    size_t w = 0;
-    if (path_n + (b - 2 - d) + (n - b) + 24 > sizeof out) return len;
-    memcpy(out + w, "File \"", 6), w += 6;
-    for (size_t k = 0; k < path_n; k++) {
-        /* JSON's escaped backslash is one backslash of the path */
-        if (s[k] == '\\' && k + 1 < path_n && s[k + 1] == '\\') k++;
-        out[w++] = s[k];
-    }
-    memcpy(out + w, "\", line ", 8), w += 8;
-    memcpy(out + w, s + d, b - 2 - d), w += b - 2 - d;
-    memcpy(out + w, ", in ", 5), w += 5;
-    memcpy(out + w, s + b, n - b), w += n - b;
-    if (w + 2 > cap) return len;
-    memcpy(line, out, w);
-    return w;
+    struct stage_frame_parts f = {.file = s, .file_n = path_n, .lineno = s + d, .lineno_n = b - 2 - d,
+                                  .name = s + b, .name_n = n - b, .json_escapes = true};
+    return stage_frame_header(line, len, cap, &f);
 }
 
 /* modules/errors.py format_exception: {"exception": str(e), "traceback":

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 bool strbuf_add(struct strbuf *b, const void *data, size_t n)
 {
@@ -109,4 +110,21 @@ size_t strbuf_utf8_seq(const unsigned char *s, size_t left, uint32_t *cp)
     if (v < min[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
     if (cp) *cp = v;
     return n;
+}
+
+bool strbuf_word_in(const char *w, size_t n, const char *const *set, size_t cap)
+{
+    for (size_t k = 0; k < cap && set[k]; k++)
+        if (strlen(set[k]) == n && !strncasecmp(w, set[k], n)) return true;
+    return false;
+}
+
+bool strbuf_word_before(const char *text, size_t at, const char *const *set, size_t cap)
+{
+    size_t i = at;
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) i--;
+    if (i == at) return false;
+    size_t we = i;
+    while (i > 0 && isalnum((unsigned char)text[i - 1])) i--;
+    return we > i && strbuf_word_in(text + i, we - i, set, cap);
 }

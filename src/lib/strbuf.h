@@ -4,7 +4,8 @@
  * freely and check once at the end. The caller frees s (strbuf_release).
  * Also the text helpers more than one module needs: the edit distance
  * and nearest-name search behind every did-you-mean, the UTF-8 sequence
- * check. */
+ * check, a word's test against a list of words (the stage and message
+ * rules). */
 #ifndef OOMLAB_STRBUF_H
 #define OOMLAB_STRBUF_H
 
@@ -67,5 +68,14 @@ bool strbuf_near_offer_at(struct strbuf_near *n, const char *cand, size_t d);
  * continuation byte, an overlong form, a surrogate, past U+10FFFF, or cut
  * short by left. */
 size_t strbuf_utf8_seq(const unsigned char *s, size_t left, uint32_t *cp);
+
+/* w[0..n) is one of set's words, in any case; set ends at a NULL or after
+ * cap entries (SIZE_MAX: at its NULL; a rule's full array has none). */
+bool strbuf_word_in(const char *w, size_t n, const char *const *set, size_t cap);
+
+/* The word right before text[at], apart from it only by blanks (spaces
+ * and tabs, at least one), is one of set (strbuf_word_in): the whole run
+ * of letters and digits that ends there ("x4before" is no "before"). */
+bool strbuf_word_before(const char *text, size_t at, const char *const *set, size_t cap);
 
 #endif

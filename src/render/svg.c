@@ -115,9 +115,94 @@ static size_t label_chars(const char *label)
     return n;
 }
 
+/* Whether the segment a-b crosses box b (Liang-Barsky clipping). */
+static bool segment_meets_box(double ax, double ay, double bx, double by, const struct box *b)
+{
+    double t0 = 0, t1 = 1, dx = bx - ax, dy = by - ay;
+    double p[4] = {-dx, dx, -dy, dy}, q[4] = {ax - b->x0, b->x1 - ax, ay - b->y0, b->y1 - ay};
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0) return false; /* parallel and outside */
+            continue;
+        }
+        double t = q[i] / p[i];
+        if (p[i] < 0 && t > t0) t0 = t;
+        if (p[i] > 0 && t < t1) t1 = t;
+        if (t0 > t1) return false;
+    }
+    return true;
+}
+
+/* A horizontal line's label: its box and where its text is anchored. */
+struct hlabel {
+    struct box box;
+    double x, base;
+    bool end;
+};
+
+/* How many drawn segments (or dots) of the series, as series() thins them,
+ * cross box b. */
+static size_t series_crossing(const struct svg_chart *c, const struct range *r, const struct box *b, double *ox,
+                              double *oy)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < c->n_series; s++) {
+        const struct svg_series *se = &c->series[s];
+        size_t m = reduce_minmax(se->x, se->y, se->n, COLUMNS, ox, oy);
+        for (size_t j = 0; j < m; j++) {
+            double x = px(r, ox[j]), y = py(r, oy[j]);
+            if (m == 1 || se->dots) { /* a circle of r 2.5 */
+                struct box dot = {x - 2.5, x + 2.5, y - 2.5, y + 2.5};
+                n += boxes_meet(&dot, b);
+            } else if (j > 0) {
+                n += segment_meets_box(px(r, ox[j - 1]), py(r, oy[j - 1]), x, y, b);
+            }
+        }
+    }
+    return n;
+}
+
+/* Where each horizontal line's label goes: above its line at the plot's
+ * right end (as before), else below it, else the same at the left end: the
+ * first place in the plot that no series, no other line and no label
+ * placed before crosses. The memory chart's "85% edge" label sat on the
+ * memory line where that runs along the edge late in a run. None clear:
+ * the place the fewest drawn segments cross. */
+static void place_hlabels(const struct svg_chart *c, const struct range *r, struct hlabel *out, double *ox,
+                          double *oy)
+{
+    for (size_t i = 0; i < c->n_hlines; i++) {
+        double y = py(r, c->hlines[i].value);
+        size_t chars = label_chars(c->hlines[i].label);
+        size_t best_cost = SIZE_MAX;
+        for (int k = 0; k < 4; k++) {
+            bool right = k < 2, above = k % 2 == 0;
+            struct hlabel h = {.x = right ? ML + PW - 4 : ML + 4, .base = above ? y - 4 : y + 13, .end = right};
+            h.box = text_box(h.x, h.base, h.end, chars, LINE_CHAR_W, 11);
+            /* out of the plot; the top line's label (capacity, under the
+             * range's 5% pad) may rise into the margin over the plot, as it
+             * always has: the legend ends above MT - 6 */
+            if (h.box.y0 < MT - 6 || h.box.y1 > MT + PH) continue;
+            size_t cost = 0;
+            for (size_t j = 0; j < c->n_hlines; j++) { /* another line through it */
+                double yj = py(r, c->hlines[j].value);
+                if (j != i && yj > h.box.y0 && yj < h.box.y1) cost += 1000;
+            }
+            for (size_t j = 0; j < i; j++) cost += boxes_meet(&h.box, &out[j].box) ? 1000 : 0;
+            if (cost < best_cost) cost += series_crossing(c, r, &h.box, ox, oy);
+            if (cost < best_cost) best_cost = cost, out[i] = h;
+            if (cost == 0) break;
+        }
+        if (best_cost == SIZE_MAX) { /* no room in the plot: above it at the right end */
+            out[i] = (struct hlabel){.x = ML + PW - 4, .base = y - 4, .end = true};
+            out[i].box = text_box(out[i].x, out[i].base, true, chars, LINE_CHAR_W, 11);
+        }
+    }
+}
+
 /* The baseline for a step label at x: the plot's top, else the first row
  * below it clear of every horizontal line's label. */
-static double step_baseline(const struct svg_chart *c, const struct range *r, double x, bool end,
+static double step_baseline(const struct svg_chart *c, const struct hlabel *hl, double x, bool end,
                             const char *label)
 {
     double base = MT + 10;
@@ -125,8 +210,7 @@ static double step_baseline(const struct svg_chart *c, const struct range *r, do
         struct box me = text_box(x, base, end, label_chars(label), STEP_CHAR_W, 10);
         bool clear = true;
         for (size_t i = 0; i < c->n_hlines && clear; i++) {
-            double y = py(r, c->hlines[i].value);
-            struct box other = text_box(ML + PW - 4, y - 4, true, label_chars(c->hlines[i].label), LINE_CHAR_W, 11);
+            struct box other = hl[i].box;
             if (boxes_meet(&me, &other)) {
                 clear = false;
                 base = other.y1 + 10;
@@ -137,14 +221,14 @@ static double step_baseline(const struct svg_chart *c, const struct range *r, do
     return base > MT + PH - 4 ? MT + 10 : base;
 }
 
-static void lines(FILE *f, const struct svg_chart *c, const struct range *r)
+static void lines(FILE *f, const struct svg_chart *c, const struct range *r, const struct hlabel *hl)
 {
     for (size_t i = 0; i < c->n_hlines; i++) {
         const struct svg_line *l = &c->hlines[i];
         double y = py(r, l->value);
         fprintf(f, "<g class=\"hline%s\" data-value=\"%g\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
-                l->warn ? " warn" : "", l->value, ML, y, ML + PW, y, ML + PW - 4, y - 4);
+                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
+                l->warn ? " warn" : "", l->value, ML, y, ML + PW, y, hl[i].x, hl[i].base, hl[i].end ? "end" : "start");
         html_escapes(f, l->label);
         fputs("</text></g>\n", f);
     }
@@ -157,7 +241,7 @@ static void lines(FILE *f, const struct svg_chart *c, const struct range *r)
         html_escapes(f, m->kind ? m->kind : "oom");
         fprintf(f, "\" data-x=\"%g\" data-px=\"%.1f\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">",
-                m->value, x, x, MT, x, MT + PH, tx, step ? step_baseline(c, r, tx, end, m->label) : MT + PH / 2,
+                m->value, x, x, MT, x, MT + PH, tx, step ? step_baseline(c, hl, tx, end, m->label) : MT + PH / 2,
                 end ? "end" : "start");
         html_escapes(f, m->label);
         fputs("</text></g>\n", f);
@@ -244,8 +328,10 @@ int svg_chart_render(FILE *f, const struct svg_chart *c, bool standalone)
         html_escapes(f, c->note);
         fputs("</text>\n", f);
     }
+    struct hlabel hl[SVG_MAX_LINES];
+    place_hlabels(c, &r, hl, buf, buf + cap);
     axes(f, c, &r);
-    lines(f, c, &r);
+    lines(f, c, &r, hl);
     for (size_t s = 0; s < c->n_series; s++)
         series(f, &c->series[s], &r, buf, buf + cap);
     legend(f, c);

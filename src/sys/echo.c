@@ -60,11 +60,16 @@ void echo_open(struct echo *e, int fd)
 static ssize_t write_some(struct echo *e, const char *p, size_t n, int64_t now)
 {
     ssize_t w;
+    if (n == 0) return 0; /* nothing to write is no failure */
     do w = e->sock ? send(e->fd, p, n, MSG_DONTWAIT | MSG_NOSIGNAL) : write(e->fd, p, n);
     while (w < 0 && errno == EINTR);
     if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !e->blocking) return 0;
     if (w <= 0) {
-        if (w < 0 && errno != EPIPE && errno != ECONNRESET) e->error = errno;
+        /* a write that took none of n bytes failed without an errno: said
+         * as a full disk, as child.c's write_all and git's write_in_full
+         * (git/git:wrapper.c) take it, not ended without a word */
+        if (w == 0) e->error = ENOSPC;
+        else if (errno != EPIPE && errno != ECONNRESET) e->error = errno;
         echo_off(e);
         return -1;
     }

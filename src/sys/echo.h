@@ -9,7 +9,8 @@
  * from the log) and counted until the reader moves again. A regular file on
  * stdout is written plainly. A reader that leaves (EPIPE) ends the echo
  * quietly; any other failed write (a full disk behind `> out.txt`,
- * /dev/full, EIO) ends it too and is kept in `error` for the caller to say.
+ * /dev/full, EIO, or a write that returns 0 for some bytes: ENOSPC) ends it
+ * too and is kept in `error` for the caller to say.
  * A struct echo owns its buffer and fd: echo_close frees them. */
 #ifndef OOMLAB_ECHO_H
 #define OOMLAB_ECHO_H

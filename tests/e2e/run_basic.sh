@@ -41,6 +41,17 @@ for id in 'a/b' '..' 'x..y' "$(printf 'a\tb')" "$(printf 'a\033b')" '-x' ''; do
   check "run.id-refused[$(printf %q "$id")]" test "$rc" -eq 2
 done
 check run.id-refused-nothing-written test ! -e 'logs/a' -a ! -e ../x..y.log
+# a new id is ASCII letters, digits and _ . - + = , @ (first: a letter, a
+# digit or '_'): what a shell, a file name, table or oomlab's unquoted hints
+# would take apart is refused with the id to use, and nothing is written
+rows=$(cat runs.csv 2>/dev/null | wc -l)
+for id in 'a$b' 'a`b`' "a'b" 'a"b' 'a;b' 'a|b' 'a*b' 'a\b' 'x:y' '+x' 'ünï' "$(printf 'a\342\200\256b')"; do
+  "$OOMLAB" run -q --id "$id" -- true 2>err.txt; rc=$?
+  check "run.id-charset-refused[$(printf %q "$id")]" test "$rc" -eq 2 -a -n "$(grep "; use '[A-Za-z0-9_][A-Za-z0-9._+=,@-]*'$" err.txt)"
+done
+check run.id-charset-nothing-written test "$(cat runs.csv 2>/dev/null | wc -l)" -eq "$rows" -a ! -e 'logs/a$b.log' -a ! -e 'logs/x:y.log'
+"$OOMLAB" run -q --id 'lr=3e-4,bs=8@a100+ckpt_v1.2' -- true 2>/dev/null; rc=$?
+check run.id-charset-taken test "$rc" -eq 0 -a -f 'logs/lr=3e-4,bs=8@a100+ckpt_v1.2.log'
 "$OOMLAB" run -q --id base -- true 2>/dev/null
 before=$(cat logs/base.log | wc -c); records=$(grep -c '^base,' runs.csv)
 "$OOMLAB" run -q --id base -- echo again 2>err.txt; rc=$?

@@ -71,16 +71,18 @@ static void test_spec_label_names_no_host_failure(void **state)
 {
     (void)state;
     static const struct call_case logs[] = {
-        /* a hardware list's lines as public READMEs write them ("- CPU
-         * RAM: 32GB+", "- CPU RAM: 32 GB minimum, 64 GB recommended") under
-         * lllyasviel/Fooocus#1966's title */
-        {"Fooocus#1966 title + a README hardware list",
+        /* a hardware list's lines, written here as public READMEs write
+         * them ("- CPU RAM: 32GB+", "- CPU RAM: 32 GB minimum, 64 GB
+         * recommended": the library's find_string finds both in README
+         * hardware lists but names no repository, and none was found),
+         * under lllyasviel/Fooocus#1966's title */
+        {"Fooocus#1966 title + a hardware list written here",
          "I am using Nvidia with 8GB VRAM, I get CUDA Out Of Memory\n\n"
          "- GPU: NVIDIA GeForce RTX 3060\n"
          "- CPU RAM: 32GB+\n"
          "- OS: Windows 10\n",
          true},
-        {"a hardware list with its recommendation",
+        {"a hardware list with its recommendation, written here",
          "CUDA OOM during training\n\n"
          "- GPU memory: 16 GB\n"
          "- CPU RAM: 32 GB minimum, 64 GB recommended.\n",

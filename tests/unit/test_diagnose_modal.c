@@ -9,10 +9,11 @@
  * GPU OOM: a verb without a modal ("which leads to", "caused", "led to"),
  * the error line itself, a report ("I get CUDA out of memory").
  *
- * The real sentences below were found with the library's find_string
- * (public GitHub files; it names no repository, so each is cited by its
- * id there); the first is issue 12's own wording of a maintainer's
- * warning. */
+ * The real sentences below were found with the library's find_string and
+ * each is cited by the file it came from (tidy22 traced the repositories
+ * its ids did not name); two whose repository could not be found are
+ * marked written here. The first is issue 12's own wording of a
+ * maintainer's warning. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -35,23 +36,25 @@ static void test_modal_warning_is_no_oom(void **state)
     static const struct call_case logs[] = {
         {"issue 12's wording (a maintainer's warning)",
          "This could easily lead to `CUDA out of memory`.\n", false},
-        /* a doc on FSDP's state_dict (find_string id 3163306293) */
-        {"find_string 3163306293",
+        /* a doc on FSDP's state_dict ("State Dict" in Accelerate's FSDP guide) */
+        {"huggingface/accelerate:docs/source/usage_guides/fsdp.md",
          "With a model wrapped by FSDP, the default behavior of `state_dict` is to gather all of "
          "the state in the rank 0 device.  This can cause CUDA out of memory errors if the "
          "parameters don't fit on a single GPU.\n",
          false},
-        /* a notebook's note (find_string id 35605717527) */
-        {"find_string 35605717527",
+        /* a notebook's note, in a translation whose metadata names its
+         * source file */
+        {"microsoft/PhiCookBook:md/03.FineTuning/FineTuning_MLSDK.md (a translation of it)",
          "> The computes listed below use the most optimized configurations. Changing these might "
          "cause CUDA Out Of Memory errors. If that happens, try upgrading to a larger compute "
          "size.\n",
          false},
-        /* a docstring (find_string id 49976538, and its copies) */
-        {"find_string 49976538",
+        /* a docstring (prepare_manifest's, and its copies in NeMo's forks) */
+        {"NVIDIA/NeMo:nemo/collections/asr/parts/utils/vad_utils.py",
          "    Perform VAD on long audio snippet might cause CUDA out of memory issue.\n", false},
-        /* a code comment (find_string id 19874071978) */
-        {"find_string 19874071978",
+        /* a code comment of a llama-recipes training loop (its repository
+         * not found): written here in its words */
+        {"written here (a training script's comment)",
          "# some times the first step could cause cuda out of memory, therefore we use a small "
          "batchsize to warm up\n",
          false},
@@ -81,16 +84,18 @@ static void test_reported_oom_stays(void **state)
 {
     (void)state;
     static const struct call_case logs[] = {
-        /* find_string id 66656582045: a write-up's bottleneck */
-        {"find_string 66656582045",
+        /* a GPT-2 write-up's bottleneck (its repository not found):
+         * written here in its words */
+        {"written here (a README's bottleneck list)",
          "- **OOM Errors**: Trying to run a `batch_size` of 12 or even 8 caused CUDA Out of Memory "
          "errors.\n",
          true},
-        /* find_string id 32196486421: a fix's problem statement */
-        {"find_string 32196486421",
+        /* a fix's problem statement */
+        {"BhavyaShah1234/EEE598-DLFA:README_TRAINING_CURRENT.md",
          "**Problem:** Using `--use_lora` caused CUDA out of memory on 8GB RTX 5060.\n", true},
-        /* find_string id 20201850939 */
-        {"find_string 20201850939", "This initially caused CUDA out of memory errors.\n", true},
+        /* a README's challenge */
+        {"DhruvShah510/AI-Powered-Financial-Document-Analyst:README.md",
+         "This initially caused CUDA out of memory errors.\n", true},
         /* the seen sets' reports that a wider table lost (heldout30 h30-103's
          * sentence; heldout55 h55-10's title): "may" and "to avoid" are
          * not in it */

@@ -146,8 +146,8 @@ static void test_model_moved_to_device(void **state)
     /* review21: a start-up line that fails to load a library, an extension
      * or a backend is the environment, no model load (the last three gave
      * load before; TensorFlow's line, glog prefix and all, is a guard:
-     * stage_failure_line did not reach its words; stage_verb_line still
-     * reads it as load, listed in review21's report) */
+     * stage_failure_line did not reach its words; stage_verb_line reads
+     * no stage in it since tidy22, test_diagnose_tidy22) */
     static const char *const env[] = {
         "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libnvinfer.so.7'",
         "Failed to load image Python extension: libc10_cuda.so",

@@ -876,6 +876,96 @@ static void test_fp8_linear_counts(void **state)
     assert_int_equal(fp8, 669065609216 - 923467776);
 }
 
+/* Parameters active per token (est_active_params) from real configs, as
+ * their cards state them: Mixtral 8x7B "12.9B" (arXiv 2401.04088: "only
+ * uses 13B active parameters"; https://ajkdrag.in/2-Zettels/56B-or-47B-in-
+ * Mixtral-8x7B-MoE: 12.9B), Qwen3-30B-A3B "3.3B activated"
+ * (https://apxml.com/models/qwen3-30b-a3b), Qwen1.5-MoE-A2.7B, Llama 4
+ * Scout's 17B; gpt-oss counts active without the input embedding
+ * (201,088 x 2,880 = 579,133,440): 20.91B / 3.61B, 116.83B / 5.13B
+ * (https://www.morphllm.com/gpt-oss), which ours less it equals. */
+static void test_active_params(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        int64_t active, less_embedding; /* less_embedding 0: not checked */
+    } cases[] = {
+        /* 46,702,792,704 - 32 x 6 idle experts x 3 x 4096 x 14336 */
+        {"mixtral_8x7b_v0_1", 12879925248, 0},
+        /* 30,532,122,624 - 48 x 120 x 3 x 2048 x 768 */
+        {"qwen3_30b_a3b", 3353032704, 0},
+        {"qwen2moe", 2689173504, 0},
+        {"llama4_scout_17b_16e_text", 17172894720, 0},
+        {"gpt_oss_20b", 4187440704, 3608307264},
+        {"gpt_oss_120b", 5711982912, 5132849472},
+        {"llama3_1_8b", 8030261248, 0}, /* dense: the total */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256];
+        size_t len;
+        snprintf(path, sizeof path, HFCONFIGS "/%s.json", cases[i].file);
+        const char *text = slurp(path, &len);
+        struct est_model m;
+        struct oomlab_err err = {{0}};
+        if (hfconfig_parse(text, len, path, &m, NULL, &err) != HFCONFIG_OK || est_model_finish(&m, &err))
+            fail_msg("%s: %s", path, err.msg);
+        int64_t active;
+        assert_int_equal(est_active_params(&m, NULL, &active, &err), 0);
+        if (active != cases[i].active)
+            fail_msg("%s: active %lld, want %lld", path, (long long)active, (long long)cases[i].active);
+        if (cases[i].less_embedding)
+            assert_int_equal(active - m.vocab * m.hidden, cases[i].less_embedding);
+    }
+    /* LoRA on the experts' MLP: the idle experts' adapters are idle too */
+    {
+        size_t len;
+        const char *text = slurp(HFCONFIGS "/mixtral_8x7b_v0_1.json", &len);
+        struct est_model m;
+        struct oomlab_err err = {{0}};
+        assert_int_equal(hfconfig_parse(text, len, "mixtral.json", &m, NULL, &err), HFCONFIG_OK);
+        assert_int_equal(est_model_finish(&m, &err), 0);
+        struct est_workload wl;
+        est_workload_init(&wl);
+        wl.lora_r = 16;
+        wl.lora_targets = EST_LORA_Q | EST_LORA_V | EST_LORA_GATE | EST_LORA_UP | EST_LORA_DOWN;
+        int64_t total, active;
+        assert_int_equal(est_params(&m, &wl, &total, NULL, &err), 0);
+        assert_int_equal(est_active_params(&m, &wl, &active, &err), 0);
+        assert_int_equal(active, total - 32LL * 6 * (3LL * 4096 * 14336 + 3LL * 16 * (4096 + 14336)));
+    }
+    /* no num_experts_per_tok: unknown, though the activations assume 2 */
+    static const char none[] = "{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                               "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+                               "\"num_local_experts\": 8}";
+    struct est_model m;
+    struct oomlab_err err = {{0}};
+    int64_t active = 0;
+    assert_int_equal(hfconfig_parse(none, strlen(none), "none.json", &m, NULL, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    assert_int_equal(m.experts_per_token, 2);
+    assert_true(m.experts_per_token_assumed);
+    assert_int_equal(est_active_params(&m, NULL, &active, &err), 0);
+    assert_int_equal(active, -1);
+    /* HunYuan-MoE's moe_topk: an int is read; a list (per layer) leaves it unknown */
+    static const char hy[] = "{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                             "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+                             "\"num_local_experts\": 8, \"moe_topk\": 1}";
+    assert_int_equal(hfconfig_parse(hy, strlen(hy), "hy.json", &m, NULL, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    assert_false(m.experts_per_token_assumed);
+    assert_int_equal(est_active_params(&m, NULL, &active, &err), 0);
+    int64_t total;
+    assert_int_equal(est_params(&m, NULL, &total, NULL, &err), 0);
+    assert_int_equal(active, total - 2 * 7 * 3 * 64 * 128);
+    static const char hylist[] = "{\"model_type\": \"mixtral\", \"num_hidden_layers\": 2, \"hidden_size\": 64, "
+                                 "\"num_attention_heads\": 4, \"intermediate_size\": 128, \"vocab_size\": 100, "
+                                 "\"num_local_experts\": 8, \"moe_topk\": [1, 2]}";
+    assert_int_equal(hfconfig_parse(hylist, strlen(hylist), "hylist.json", &m, NULL, &err), HFCONFIG_OK);
+    assert_int_equal(est_model_finish(&m, &err), 0);
+    assert_true(m.experts_per_token_assumed);
+}
+
 static void test_real_configs(void **state)
 {
     (void)state;
@@ -1622,6 +1712,7 @@ int main(void)
         cmocka_unit_test(test_moe_key_out_of_range),
         cmocka_unit_test(test_gptj_attention),
         cmocka_unit_test(test_parse_out_of_memory),
+        cmocka_unit_test(test_active_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

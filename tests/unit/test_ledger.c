@@ -746,6 +746,35 @@ static void test_new_id_no_space(void **state)
     assert_non_null(strstr(err.msg, "'/' or '..'"));
 }
 
+/* A new id's character set: ASCII letters, digits and _ . - + = , @, the
+ * first a letter, a digit or '_'; anything else is refused with the id to
+ * use ('_' for each character outside, a UTF-8 sequence counting one). The
+ * readers' check still takes them. */
+static void test_new_id_charset(void **state)
+{
+    (void)state;
+    struct oomlab_err err = {{0}};
+    static const char *const ok[] = {"run001", "lr=3e-4,bs=8@a100+ckpt_v1.2", "_x", "9", "A-a2"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (ledger_id_check_new(ok[i], &err) < 0) fail_msg("%s: %s", ok[i], err.msg);
+    static const struct { const char *id, *use, *what; } bad[] = {
+        {"a$b", "a_b", "contains '$'"},       {"a`b`", "a_b_", "contains '`'"},
+        {"it's", "it_s", "contains \"'\""},   {"a\"b", "a_b", "contains '\"'"},
+        {"a;b&c|d", "a_b_c_d", "contains ';'"}, {"x:y", "x_y", "contains ':'"},
+        {"+x", "_x", "starts with '+'"},       {"=x", "_x", "starts with '='"},
+        {"caf\xc3\xa9", "caf_", "byte 0xc3 (not ASCII)"},
+        {("a\xe2\x80\xae" "b"), "a_b", "byte 0xe2"}, /* U+202E, right-to-left override */
+        {"a*b?[c]", "a_b__c_", "contains '*'"}, {"a b", "a_b", "contains a space"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char use[80];
+        snprintf(use, sizeof use, "use '%s'", bad[i].use);
+        if (ledger_id_check_new(bad[i].id, &err) != -1 || !strstr(err.msg, use) || !strstr(err.msg, bad[i].what))
+            fail_msg("%s: %s", bad[i].id, err.msg);
+        assert_int_equal(ledger_id_check(bad[i].id, &err), 0); /* old ledgers still read */
+    }
+}
+
 /* eff: the cell, else batch x grad_accum (empty or below 1: 1), as run
  * writes it; no figure for a batch that is none or below 1. */
 static void test_effective_batch(void **state)
@@ -1012,6 +1041,7 @@ int main(void)
         cmocka_unit_test(test_oom_unknown_note),
         cmocka_unit_test(test_hostile_ids_and_binary),
         cmocka_unit_test(test_new_id_no_space),
+        cmocka_unit_test(test_new_id_charset),
         cmocka_unit_test(test_effective_batch),
         cmocka_unit_test(test_big_ledger_heap_proportionate),
         cmocka_unit_test(test_command_change),

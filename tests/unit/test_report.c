@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,11 +307,93 @@ static void test_step_label_clear_of_capacity(void **state)
     free(buf);
 }
 
+/* The x, y and text-anchor of the <text> whose content is label. */
+static int text_at(const char *svg, const char *label, double *x, double *y, bool *end)
+{
+    char want[64];
+    snprintf(want, sizeof want, ">%s</text>", label);
+    const char *at = strstr(svg, want), *open = NULL;
+    if (!at) return -1;
+    for (const char *p = svg; (p = strstr(p, "<text ")) && p < at; p++) open = p;
+    if (!open) return -1;
+    const char *px = strstr(open, " x=\""), *py = strstr(open, " y=\""), *anchor = strstr(open, "text-anchor=\"");
+    if (!px || !py || !anchor || px > at || py > at || anchor > at) return -1;
+    *x = strtod(px + 4, NULL), *y = strtod(py + 4, NULL);
+    *end = !strncmp(anchor + 13, "end", 3);
+    return 0;
+}
+
+/* How many points of the first polyline, sampled every 0.25 px along each
+ * segment, fall in the box (x0, x1, y0, y1). */
+static int polyline_in_box(const char *svg, double x0, double x1, double y0, double y1)
+{
+    const char *p = strstr(svg, "<polyline points=\"");
+    int hits = 0;
+    if (!p) return -1;
+    p += strlen("<polyline points=\"");
+    double ax = 0, ay = 0;
+    bool first = true;
+    while (*p && *p != '"') {
+        char *e;
+        double bx = strtod(p, &e), by = strtod(e + 1, &e);
+        if (!first) {
+            double len = hypot(bx - ax, by - ay);
+            for (double t = 0; t <= len; t += 0.25) {
+                double sx = ax + (bx - ax) * t / len, sy = ay + (by - ay) * t / len;
+                hits += sx > x0 && sx < x1 && sy > y0 && sy < y1;
+            }
+        }
+        ax = bx, ay = by, first = false;
+        p = e;
+        while (*p == ' ') p++;
+    }
+    return hits;
+}
+
+/* The memory line running just over the 85% edge late in a run drew the
+ * edge's label ("85% edge 20.40 GiB", above its line at the right end) on
+ * top of the line (seen in headless chromium on tests/report/fixture
+ * run001). The label now goes where the drawn line does not cross it; a
+ * chart whose data stays low keeps it above the line at the right. */
+static void test_edge_label_clear_of_data(void **state)
+{
+    (void)state;
+    static double x[41], y[41];
+    for (int i = 0; i <= 40; i++) x[i] = i / 40.0, y[i] = i < 28 ? 5 + 12.0 * i / 28 : 20.6 + 0.1 * (i % 3);
+    struct svg_chart c = {.id = "memory", .title = "t", .x_label = "s", .y_label = "GiB", .y_from_zero = true};
+    c.series[c.n_series++] = (struct svg_series){.name = "GPU 0 used", .x = x, .y = y, .n = 41};
+    c.hlines[c.n_hlines++] = (struct svg_line){.value = 24, .label = "capacity 24.00 GiB"};
+    c.hlines[c.n_hlines++] = (struct svg_line){.value = 20.4, .label = "85% edge 20.40 GiB", .warn = true};
+    for (int low = 0; low < 2; low++) {
+        if (low)
+            for (int i = 0; i <= 40; i++) y[i] = 2 + 0.1 * (i % 3);
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        assert_int_equal(svg_chart_render(f, &c, false), 0);
+        fclose(f);
+        static const char *const labels[] = {"capacity 24.00 GiB", "85% edge 20.40 GiB"};
+        for (int k = 0; k < 2; k++) {
+            double tx = 0, ty = 0;
+            bool end = false;
+            assert_int_equal(text_at(buf, labels[k], &tx, &ty, &end), 0);
+            double w = strlen(labels[k]) * 6.6; /* 11px sans-serif, as svg.c estimates */
+            double x0 = end ? tx - w : tx, x1 = end ? tx : tx + w;
+            int hits = polyline_in_box(buf, x0, x1, ty - 11, ty + 3);
+            if (hits) fail_msg("%s at %.1f,%.1f (%s): the data line crosses it (%d samples)", labels[k], tx, ty,
+                               end ? "end" : "start", hits);
+            if (low) assert_true(end); /* nothing in the way: at the right end, as always */
+        }
+        free(buf);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_step_axis_whole),
         cmocka_unit_test(test_step_label_clear_of_capacity),
+        cmocka_unit_test(test_edge_label_clear_of_data),
         cmocka_unit_test(test_reduce_keeps_spike),
         cmocka_unit_test(test_reduce_small_copied),
         cmocka_unit_test(test_memcsv),

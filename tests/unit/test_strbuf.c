@@ -169,6 +169,38 @@ static void test_utf8_seq(void **state)
     }
 }
 
+/* strbuf_word_in / strbuf_word_before: the word tests the stage rules
+ * (stage.c's "before" a phase word) and the message rules (msg.c's
+ * not_after) share (tidy22: one helper where each kept its own) */
+static void test_word_before(void **state)
+{
+    (void)state;
+    static const char *const set[] = {"before", "due", NULL};
+    assert_true(strbuf_word_in("Before", 6, set, SIZE_MAX));
+    assert_false(strbuf_word_in("befor", 5, set, SIZE_MAX));
+    /* a full array with no NULL: cap bounds it */
+    static const char *const full[2] = {"gpu", "cuda"};
+    assert_true(strbuf_word_in("CUDA", 4, full, 2));
+    assert_false(strbuf_word_in("CUDA", 4, full, 1));
+    const char *t = "the models before generating";
+    size_t at = (size_t)(strstr(t, "generating") - t);
+    assert_true(strbuf_word_before(t, at, set, SIZE_MAX));
+    /* a tab is a blank (review21) */
+    const char *tab = "before\tgenerating";
+    assert_true(strbuf_word_before(tab, 7, set, SIZE_MAX));
+    /* a longer word that ends in it is no such word (review21: "x4before") */
+    const char *glued = "x4before generating";
+    assert_false(strbuf_word_before(glued, 9, set, SIZE_MAX));
+    /* no blank between: no word before */
+    const char *none = "beforegenerating";
+    assert_false(strbuf_word_before(none, 6, set, SIZE_MAX));
+    /* the start of the text */
+    assert_false(strbuf_word_before(t, 0, set, SIZE_MAX));
+    /* punctuation before the blank ends the word: nothing before */
+    const char *comma = "before, generating";
+    assert_false(strbuf_word_before(comma, 8, set, SIZE_MAX));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +210,7 @@ int main(void)
         cmocka_unit_test(test_distance),
         cmocka_unit_test(test_near),
         cmocka_unit_test(test_utf8_seq),
+        cmocka_unit_test(test_word_before),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
