@@ -4,6 +4,7 @@
  * GPU OOM, 1: a GPU OOM, 2: usage/read error. */
 #include "cmd/cmd.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -104,7 +105,7 @@ static const char usage_head[] =
     "trend of the per-step peaks, and per run the root cause and a ranked fix plan.\n"
     "Each log is its own run unless the logs are ranks of one job (the same SLURM\n"
     "or torchelastic job id, or rank-numbered names such as train_rank3.log).\n\n";
-static const char usage_tail[] = "\nExit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error.\n";
+static const char usage_tail[] = "\nExit: 0 no GPU OOM found, 1 a GPU OOM found, 2 usage or read error, 3 cannot\nwrite.\n";
 
 /* Read a config file (sys/cfgfile: the limit and messages run and probe use). */
 static int load_config(const char *path, struct runcfg *cfg, struct oomlab_err *err)
@@ -804,9 +805,37 @@ static size_t fit_bytes(const char *s, size_t n, size_t w)
     return i ? i : (n ? 1 : 0);
 }
 
+/* "3.91", "+10.65", "(2": a number as the text prints one before a unit. */
+static bool is_number_word(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && strchr("(+-~<>=", s[i])) i++;
+    if (i >= n || !isdigit((unsigned char)s[i])) return false;
+    for (; i < n; i++)
+        if (!isdigit((unsigned char)s[i]) && s[i] != '.' && s[i] != ',') return false;
+    return isdigit((unsigned char)s[n - 1]);
+}
+
+/* "GiB", "MiB,", "GB)": a size unit, with the punctuation that may close it. */
+static bool is_unit_word(const char *s, size_t n)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "KB", "MB",
+                                        "GB", "TB", "bytes"};
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        size_t l = strlen(units[u]);
+        if (n < l || memcmp(s, units[u], l)) continue;
+        size_t k = l;
+        while (k < n && strchr(",.;:)]", s[k])) k++;
+        if (k == n) return true;
+    }
+    return false;
+}
+
 /* text after what is already on the line (at columns), then continuation
- * lines after indent; breaks at blanks, a word wider than a line is cut.
- * Each line's text is wrapped in the colour pre/post. */
+ * lines after indent; breaks at blanks, a word wider than a line is cut,
+ * and a number stays on the line of its unit ("3.91 GiB", not "3.91" at
+ * one line's end and "GiB" at the next's start). Each line's text is
+ * wrapped in the colour pre/post. */
 static void wrap(const struct out *o, size_t at, const char *indent, const char *text,
                  const char *pre, const char *post)
 {
@@ -818,6 +847,11 @@ static void wrap(const struct out *o, size_t at, const char *indent, const char 
         if (i >= n) break;
         size_t j = i;
         while (j < n && text[j] != ' ') j++;
+        if (j + 1 < n && text[j + 1] != ' ' && is_number_word(text + i, j - i)) {
+            size_t e = j + 1;
+            while (e < n && text[e] != ' ') e++;
+            if (is_unit_word(text + j + 1, e - j - 1)) j = e;
+        }
         size_t w = cols(text + i, j - i), sep = fresh ? 0 : 1;
         if (at + sep + w > width && (!fresh || at > ind)) {
             fprintf(o->f, "%s\n%s%s", post, indent, pre);
@@ -934,7 +968,11 @@ static void print_where(const struct out *o, const struct oom_event *e)
     if (e->gpu >= 0) ADD(", GPU %d", e->gpu);
     if (e->step >= 0) ADD(", step %ld", e->step);
     ADD(", stage %s", oom_stage_name(e->stage));
-    if (e->repeats > 0) ADD(", repeated %ld more times", e->repeats);
+    if (e->repeats == 1) {
+        ADD(", repeated once more");
+    } else if (e->repeats > 1) {
+        ADD(", repeated %ld more times", e->repeats);
+    }
 #undef ADD
     para(o, "    ", "    ", line, "", "");
 }
@@ -1261,9 +1299,10 @@ static void print_hook(const struct out *o, const struct hook_files *h)
     if (!h) return;
     fputc('\n', o->f);
     if (h->summary_path[0] && h->mem.present) {
-        snprintf(line, sizeof line, "%s: device %d, %ld OOMs, %ld cudaMalloc retries, allocated "
+        snprintf(line, sizeof line, "%s: device %d, %ld OOM%s, %ld cudaMalloc retr%s, allocated "
                  "%s, reserved %s, non-releasable %s", h->summary_path, h->mem.device,
-                 h->mem.ooms, h->mem.retries,
+                 h->mem.ooms, h->mem.ooms == 1 ? "" : "s", h->mem.retries,
+                 h->mem.retries == 1 ? "y" : "ies",
                  units_format_bytes(h->mem.allocated_cur, a, sizeof a),
                  units_format_bytes(h->mem.reserved_cur, b, sizeof b),
                  units_format_bytes(h->mem.nonreleasable_cur, c, sizeof c));
@@ -1278,8 +1317,9 @@ static void print_hook(const struct out *o, const struct hook_files *h)
              units_format_bytes(h->dev.cached_free, d, sizeof d));
     para(o, "Torch hook: ", "    ", line, "", "");
     for (size_t i = 0; i < h->n_top; i++) {
-        snprintf(line, sizeof line, "%s in %ld blocks: %s",
-                 units_format_bytes(h->top_bytes[i], a, sizeof a), h->top_count[i], h->top[i]);
+        snprintf(line, sizeof line, "%s in %ld block%s: %s",
+                 units_format_bytes(h->top_bytes[i], a, sizeof a), h->top_count[i],
+                 h->top_count[i] == 1 ? "" : "s", h->top[i]);
         para(o, "  held: ", "    ", line, "", "");
     }
 }

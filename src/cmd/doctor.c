@@ -368,7 +368,7 @@ static const char usage_head[] =
     "Each line: ok / warn / fail, the finding, and what to do.\n\n";
 static const char usage_tail[] =
     "\nExit: 0 nothing stops a command here (warnings allowed), 1 something does,\n"
-    "2 usage.\n";
+    "2 usage, 3 cannot write.\n";
 
 struct doctor_cli {
     bool json;

@@ -32,7 +32,7 @@ static const char usage_head[] =
     "optimizer states, activations, logits, KV cache, temporaries, CUDA context and\n"
     "allocator slack; peak allocated / reserved / device used; max batch and seq.\n"
     "\n";
-static const char usage_tail[] = "\nExit: 0 fits or capacity unknown, 1 does not fit, 2 bad input.\n";
+static const char usage_tail[] = "\nExit: 0 fits or capacity unknown, 1 does not fit, 2 bad input, 3 cannot write.\n";
 
 struct opts {
     const char *model_arg;

@@ -71,7 +71,8 @@ static const char usage_head[] =
     "  FILE:LINE:COL: warning: MESSAGE [RULE]\n\n";
 static const char usage_tail[] =
     "\nSilence one line with '# oomlab: ignore[RULE]' (or '# oomlab: ignore').\n"
-    "Exit: 0 clean, 1 findings, 2 usage or a file that cannot be read or linted.\n";
+    "Exit: 0 clean, 1 findings, 2 usage or a file that cannot be read or linted,\n"
+    "3 cannot write.\n";
 
 static void list_rules(void)
 {

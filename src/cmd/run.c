@@ -39,7 +39,8 @@ static const char usage_head[] =
     "Run CMD (directly, no shell) under one run id: DIR/configs/ID.yaml,\n"
     "DIR/logs/ID.log (stdout+stderr, also shown live), DIR/logs/ID_mem.csv (NVML\n"
     "samples) and one row in DIR/runs.csv. Exits like CMD (128+N when killed by\n"
-    "signal N, 127 not found, 126 not executable).\n"
+    "signal N, 127 not found, 126 not executable); 2 usage, bad config, id or\n"
+    "--dir; 3 the command succeeded but the records could not be written.\n"
     "\n";
 static const char usage_tail[] =
     UNITS_DURATION_HELP

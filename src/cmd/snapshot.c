@@ -235,7 +235,7 @@ static void print_trace(const struct snapshot *s, const struct snap_device *d)
 {
     char p[32];
     if (!d->has_trace) return;
-    printf("  trace: %ld entries", d->trace_entries);
+    printf("  trace: %ld entr%s", d->trace_entries, d->trace_entries == 1 ? "y" : "ies");
     if (snapshot_trace_peak(d) >= 0) {
         printf(", peak %s at entry %ld", bytes(snapshot_trace_peak(d), p, sizeof p),
                d->peak_index);
@@ -255,7 +255,8 @@ static void print_trace(const struct snapshot *s, const struct snap_device *d)
 static void render_device(const struct snapshot *s, int i, long top)
 {
     const struct snap_device *d = &s->dev[i];
-    printf("\ndevice %d: %ld segments, %ld blocks\n", i, d->segments, d->blocks);
+    printf("\ndevice %d: %ld segment%s, %ld block%s\n", i, d->segments, d->segments == 1 ? "" : "s",
+           d->blocks, d->blocks == 1 ? "" : "s");
     if (d->n_pools) print_pools(d);
     print_oom(s, d);
     print_top(s, i, top);
@@ -263,9 +264,14 @@ static void render_device(const struct snapshot *s, int i, long top)
     print_trace(s, d);
 }
 
-/* "allocator settings: k=v, k=v" wrapped at 80 columns. */
+/* "allocator settings: k=v, k=v" wrapped at 80 columns; an empty dict
+ * says so rather than ending the report on a bare heading. */
 static void print_settings(const char *settings)
 {
+    if (!*settings) {
+        printf("\nallocator settings: none in the file\n");
+        return;
+    }
     int col = printf("\nallocator settings:") - 1;
     for (const char *l = settings; *l;) {
         const char *e = strchr(l, '\n');
@@ -277,6 +283,23 @@ static void print_settings(const char *settings)
     printf("\n");
 }
 
+/* Live blocks without a stack and no trace on any device: the snapshot was
+ * taken without the allocator's history, which is what names the code
+ * holding each block and records the OOM. Say how to record it. */
+static void print_no_history(const struct snapshot *s)
+{
+    bool unattributed = false;
+    for (int i = 0; i < SNAP_MAX_DEVICES; i++)
+        if (s->dev[i].has_trace) return;
+    for (size_t i = 0; i < s->n_groups && !unattributed; i++)
+        unattributed = s->groups[i].stack == 0 && s->groups[i].count > 0;
+    if (!unattributed) return;
+    printf("\nno stacks and no trace: the allocator's history was off when this was taken;\n"
+           "call torch.cuda.memory._record_memory_history(max_entries=100000) (2.0:\n"
+           "enabled=True) before the run, then torch.cuda.memory._dump_snapshot(PATH), to\n"
+           "see which code holds each block and the OOM\n");
+}
+
 static int render_text(const struct snap_cli *cli, const struct snapshot *s)
 {
     char rd[32];
@@ -286,6 +309,7 @@ static int render_text(const struct snap_cli *cli, const struct snapshot *s)
     for (int i = 0; i < SNAP_MAX_DEVICES; i++)
         if (s->dev[i].present || s->dev[i].has_trace) render_device(s, i, cli->top), shown++;
     if (!shown) printf("\nno segments and no trace: nothing was allocated when it was taken\n");
+    else print_no_history(s);
     if (s->settings) print_settings(s->settings);
     if (s->bad_entries)
         printf("\n%ld entr%s lacked their fields and were skipped\n", s->bad_entries,

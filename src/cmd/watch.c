@@ -540,10 +540,13 @@ static int run_loop(struct watch *w)
     fflush(stdout);
     if (rc) fprintf(stderr, "oomlab watch: %s; stopping\n", err.msg);
     if (rc == EXIT_OK && w->ticks > 0 && w->read_ticks == 0) {
+        char in[64];
+        if (w->ticks == 1) snprintf(in, sizeof in, "in the one sample");
+        else snprintf(in, sizeof in, "in any of the %lld samples", w->ticks);
         fprintf(stderr,
-                "oomlab watch: no GPU's memory could be read in any of the %lld sample%s (last "
-                "error: %s); try nvidia-smi to see whether the driver answers\n",
-                w->ticks, w->ticks == 1 ? "" : "s", w->last_error[0] ? w->last_error : "unknown");
+                "oomlab watch: no GPU's memory could be read %s (last error: %s); try nvidia-smi "
+                "to see whether the driver answers\n",
+                in, w->last_error[0] ? w->last_error : "unknown");
         rc = EXIT_ERROR;
     }
     return rc;

@@ -986,6 +986,24 @@ static const struct msg_near near_cuda_error[] = {
     {NULL, 0, 0, 0},
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
+
+/* PaddlePaddle 1.x's buddy allocator, after its system allocator's "Cannot
+ * malloc 20031.3 MB GPU memory" (the pool's next chunk, not the request),
+ * logs what the caller asked for and what the device had: "Cannot allocate
+ * 102760448 bytes in GPU 0, available 2650865664 bytes", then "total
+ * 24032378880" (paddle/fluid/memory/malloc.cc, Alloc<CUDAPlace>; later
+ * releases print the sizes readable, "Cannot allocate 98.00MB in GPU 0,
+ * available 2.47GB"; a ResNet-50 NCCL2 job's test pass, PaddlePaddle/
+ * Paddle#11456 = heldout60 h60-46). Those are the event's figures. (open60) */
+static const struct msg_near near_paddle_malloc[] = {
+    {"Cannot allocate %d bytes in GPU", MSG_F_REQUESTED_EXACT, 0, 2},
+    {"Cannot allocate %s in GPU", MSG_F_REQUESTED_EXACT, 0, 2},
+    {" in GPU %d, available", MSG_F_GPU, 0, 2},
+    {" in GPU %i, available %d bytes", MSG_F_FREE, 0, 2},
+    {" in GPU %i, available %s", MSG_F_FREE, 0, 2},
+    {"total %d", MSG_F_CAPACITY, 0, 3},
+    {NULL, 0, 0, 0},
+};
 /* clauses_pt_warn's figures wrapped onto the line after */
 static const struct msg_near near_pt_warn[] = {
     {"trying to allocate %d bytes", MSG_F_REQUESTED, 0, 1},
@@ -1695,7 +1713,7 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_paddle_old,
-     .near = near_none},
+     .near = near_paddle_malloc},
     /* CuPy's memory pool (Chainer, CuPy users); before the PyTorch rules,
      * whose "OutOfMemoryError: " its class name contains. */
     {.kind = "cupy",
@@ -3478,6 +3496,27 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* TensorFlow's stream executor line cut inside its status, where a
+     * paste or a thread's stored excerpt ends: "failed to allocate 4.00G
+     * (4294967296 bytes) from device: CUDA_" (heldout60 h60-31, a Horovod
+     * run's evaluation). Whole, the line ends "CUDA_ERROR_OUT_OF_MEMORY"
+     * (tensorflow/tensorflow#12237, #14231; ": out of memory" after it from
+     * 1.14, #30912; the cuda-error row above reads it): cuMemAlloc failing
+     * on the device. Another status ("CUDA_ERROR_INVALID_VALUE") is no cut:
+     * the letters after the words. Only at the text's end, as the PyTorch
+     * row above. (open60) */
+    {.kind = "cuda-error",
+     .framework = "tensorflow",
+     .any = {"bytes) from device: CUDA_", "bytes) from device: CUDA_E", "bytes) from device: CUDA_ER",
+             "bytes) from device: CUDA_ERR", "bytes) from device: CUDA_ERRO", "bytes) from device: CUDA_ERROR",
+             "bytes) from device: CUDA_ERROR_"},
+     .end_not = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_",
+     .cut_end = true,
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_cuda_error,
+     .near = near_none},
     /* The log names a GPU OOM only in words: an issue's title or the user's
      * prose above a traceback whose message the paste cut ("OOM during
      * backward()", "Cuda OOM error when saving batch", "Out of memory when
@@ -4327,6 +4366,24 @@ static const struct msg_rule rules[] = {
      .framework = "host",
      .any = {"mkl_malloc: failed to allocate", ": bad allocation"},
      .unless = {"CUDA", "cuda", "hip"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* Rust's standard library aborting on a failed heap allocation: the
+     * default alloc error hook prints "memory allocation of {size} bytes
+     * failed" and aborts (std::alloc::handle_alloc_error, Rust's std docs).
+     * Rust extensions loaded into training runs print it on the host:
+     * huggingface/tokenizers#1847 ("memory allocation of 21474836480 bytes
+     * failed" on a 64GB machine), #159 ("memory allocation of 150994960
+     * bytes failedAborted", glued to the shell's word), and under a DeepSpeed
+     * launcher with several ranks' copies interleaved (heldout60 h60-35). */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"memory allocation of ", " bytes failed"},
+     .unless = {"CUDA", "cuda", "GPU", "gpu", "hip", "device"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -5905,13 +5962,17 @@ static size_t lit(const char *s, size_t n, size_t i, const char *l)
 
 /* "[rank3]:", "[default3]:", "[1,3]<stderr>:"; "rank4]: torch.OutOfMemoryError"
  * with its bracket lost where a paste's first line was cut (DiffSynth-Studio's
- * LoRA thread, heldout52 h52-34): then only with the colon. (diagopen52) */
+ * LoRA thread, heldout52 h52-34): then only with the colon. (diagopen52)
+ * Determined's launch wrapper writes "[rank=N] " before every line a worker
+ * prints (determined-ai/determined:harness/determined/launch/wrap_rank.py@
+ * 3ff6bf9c forward_stream; a trial's "[rank=0] RuntimeError: CUDA out of
+ * memory", heldout60 h60-40). (open60) */
 static size_t pfx_bracket_rank(const char *s, size_t n, struct msg_prefix *px)
 {
     static const struct {
         const char *head;
         bool colon; /* "]:" must follow the number */
-    } heads[] = {{"[rank", false}, {"[default", false}, {"[Rank ", false}, {"rank", true}};
+    } heads[] = {{"[rank=", false}, {"[rank", false}, {"[default", false}, {"[Rank ", false}, {"rank", true}};
     for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
         size_t i = lit(s, n, 0, heads[h].head);
         long long r;
@@ -6226,6 +6287,15 @@ static size_t pfx_stage_tag(const char *s, size_t n, struct msg_prefix *px)
     return i + 1 < n && s[i] == ']' && s[i + 1] == ' ' ? i + 2 : 0;
 }
 
+/* A field its log format left empty, "[] " (Determined's trial log line
+ * with no container id: "[] [rank=0] RuntimeError: ...", heldout60
+ * h60-40): nothing to read, the prefixes after it still are. (open60) */
+static size_t pfx_empty_bracket(const char *s, size_t n, struct msg_prefix *px)
+{
+    (void)px;
+    return n >= 3 && s[0] == '[' && s[1] == ']' && s[2] == ' ' ? 3 : 0;
+}
+
 /* A markdown quote: "> " (">>> " is a Python prompt, not a quote). */
 static size_t pfx_quote(const char *s, size_t n, struct msg_prefix *px)
 {
@@ -6237,7 +6307,7 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
 {
     static size_t (*const forms[])(const char *, size_t, struct msg_prefix *) = {
         pfx_quote, pfx_bracket_rank, pfx_paren_worker, pfx_rank_bar, pfx_nccl, pfx_time,
-        pfx_serving_groups, pfx_srun_label, pfx_host, pfx_stage_tag, pfx_compose,
+        pfx_serving_groups, pfx_srun_label, pfx_host, pfx_stage_tag, pfx_compose, pfx_empty_bracket,
     };
     px->rank = px->dev = -1;
     px->pid = -1;

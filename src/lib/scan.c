@@ -2790,6 +2790,11 @@ static size_t on_hit(struct scan *s, const struct view *v, size_t hit)
         note_mention(s, v, r, ls, le, n);
         return le;
     }
+    /* NCCL's "Cuda failure N 'reason'" (its WARN line, or the "Last error:"
+     * under ncclUnhandledCudaError) says which CUDA call failed and why */
+    if (!strcmp(r->kind, "nccl-error") && memmem(s->line, n, "Cuda failure", 12) &&
+        !memmem(s->line, n, "out of memory", 13))
+        s->nccl_cause_named = true;
     struct msg_prefix px;
     parse_prefix(v, ls, le, s->line, n, &px);
     struct oom_event ev;
@@ -2913,10 +2918,29 @@ int scan_block(struct scan *s, const char *buf, size_t len, uint64_t base, uint6
     return 0;
 }
 
+/* NCCL's error that its CUDA call failed, without saying which failure
+ * ("NCCL error in: ...ProcessGroupNCCL.cpp:3384, unhandled cuda error (run
+ * with NCCL_DEBUG=INFO for details)", "ncclUnhandledCudaError: Call to CUDA
+ * function failed.", "NCCL Error 1: unhandled cuda error"), where the log
+ * names no other CUDA failure behind it (scan.nccl_cause_named): a device
+ * allocation NCCL could not make is the common one, so it explains nothing
+ * a GPU OOM named in words does not (ultralytics/ultralytics#19375 =
+ * heldout60 h60-38 under the title "OOM Error for MultiGPU"; heldout30
+ * h30-89, "there will be a situation of out of memory"). NCCL's "Cuda
+ * failure 1 'invalid argument'" under it (hiyouga/LlamaFactory#8036 on
+ * WSL2) names another cause: it explains the failure. (open60) */
+static bool nccl_cause_unsaid(const struct scan *s, const struct oom_event *e)
+{
+    if (s->nccl_cause_named || strcmp(e->kind, "nccl-error")) return false;
+    size_t n = strnlen(e->text, sizeof e->text);
+    return memmem(e->text, n, "unhandled cuda error", 20) || memmem(e->text, n, "ncclUnhandledCudaError", 22);
+}
+
 /* May a GPU OOM named only in words be the log's event? Not when the log
  * says host memory ran out, nor beside an event that explains the failure
  * otherwise (a host look-alike, an NCCL error, a full disk); a kernel fault
- * may stand beside it (an OOM explains it, msg_rule.oom_symptom). */
+ * may stand beside it (an OOM explains it, msg_rule.oom_symptom), and so
+ * may NCCL's unhandled CUDA error (nccl_cause_unsaid). */
 static bool mention_may_stand(const struct scan *s, bool standalone)
 {
     const struct oom_report *rep = s->rep;
@@ -2928,7 +2952,7 @@ static bool mention_may_stand(const struct scan *s, bool standalone)
          * crash for GPU OOM error during training", tensorflow/models#3316)
          * explains the failure better. */
         if (standalone && !e->gpu_oom && msg_kind_not_a_failure(e->kind)) continue;
-        if (!e->consequence && !msg_kind_oom_symptom(e->kind)) return false;
+        if (!e->consequence && !msg_kind_oom_symptom(e->kind) && !nccl_cause_unsaid(s, e)) return false;
     }
     return true;
 }

@@ -49,6 +49,8 @@ struct scan {
     bool mention_standalone; /* ... named with its device ("GPU OOM error"): needs no traceback */
     bool mention_vague;      /* ... as a device memory error, not an OOM (msg_rule.vague) */
     bool host_words; /* the log says in words that host memory ran out */
+    bool nccl_cause_named; /* NCCL names the CUDA failure behind its error, not memory
+                              ("Last error: Cuda failure 1 'invalid argument'") */
     struct oom_event host_mention; /* those words, with a traceback after them */
     bool host_mention_set;
     uint64_t tail_from; /* the line end (absolute, +1) of the last message

@@ -188,6 +188,17 @@ static const struct stage_word frame_words[] = {
      * to(device)" (huggingface/accelerate:src/accelerate/utils/modeling.py@
      * cdde6540), often the only code line a paste keeps above "CUDA error:
      * out of memory" (diagopen49, an OCR model's demo script) */
+    /* ZeRO-3 gathers a submodule's partitioned parameters in the hooks
+     * around it, and says which pass asks: "param_coordinator.
+     * fetch_sub_module(sub_module, forward=True)" in pre_sub_module_
+     * forward_function, "forward=False" in pre_sub_module_backward_function
+     * (deepspeedai/DeepSpeed:deepspeed/runtime/zero/parameter_offload.py;
+     * the forward hook's frame under GRPO, dhcode-cpp/X-R1#14; the backward
+     * hook's on an NPU, and the two code lines alone under a Falcon-40B
+     * OOM, heldout60 h60-20). The code line names the pass where the
+     * hook's frame header is not pasted. (open60) */
+    {"fetch_sub_module(sub_module, forward=True)", OOM_STAGE_FORWARD, false},
+    {"fetch_sub_module(sub_module, forward=False)", OOM_STAGE_BACKWARD, false},
     {"new_value = value.to(device)", OOM_STAGE_LOAD, false},
     {"new_value = old_value.to(device)", OOM_STAGE_LOAD, false},
     /* a layer allocating a new tensor as its parameter, the body of a
@@ -210,6 +221,13 @@ static const struct stage_word frame_words[] = {
      * pytorch/strategies/deepspeed.py); its strategies move the module in
      * model_to_device. Read by the lead from heldout36 h36-105 after the set
      * was opened (a traceback cut inside init_deepspeed) */
+    /* Ultralytics' BaseTrainer._setup_train builds the run before its
+     * first epoch: the model on its device, the AMP check, the first DDP
+     * broadcast, dataloaders and optimizer (ultralytics/engine/trainer.py;
+     * an OOM in check_amp under it, ultralytics/ultralytics#16813; NCCL's
+     * error in its broadcast under an OOM title, #19375 = heldout60 h60-38).
+     * A dataloader frame inside it is more specific. (open60) */
+    {", in _setup_train\n", OOM_STAGE_LOAD, false},
     {"init_deepspeed", OOM_STAGE_LOAD, false}, {"_initialize_deepspeed_", OOM_STAGE_LOAD, false},
     {"model_to_device", OOM_STAGE_LOAD, false},
     /* FSDP's auto-wrap runs while it is built (torch/distributed/fsdp/wrap.py) */
@@ -744,6 +762,10 @@ static const struct stage_word after_words[] = {
      * batch" (facebookresearch/fairseq:fairseq/trainer.py@3d262bb2) */
     {"OOM during optimization", OOM_STAGE_OPTIMIZER, false},
     {"out of memory in validation step", OOM_STAGE_EVAL, false},
+    /* ZeRO-3's hooks' code lines pasted under the message (the frame
+     * cues' fetch_sub_module rows; heldout60 h60-20) (open60) */
+    {"fetch_sub_module(sub_module, forward=True)", OOM_STAGE_FORWARD, false},
+    {"fetch_sub_module(sub_module, forward=False)", OOM_STAGE_BACKWARD, false},
     {"error loading model", OOM_STAGE_LOAD, false}, {"Could not load", OOM_STAGE_LOAD, false},
     {"failed to load model", OOM_STAGE_LOAD, false},
     {"Output generated in", OOM_STAGE_GENERATE, false}, {"Method Prefill", OOM_STAGE_GENERATE, false},
@@ -3290,6 +3312,18 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
      * __init__" under a model's forward (heldout26 h26-43): the frames that
      * call it tell the stage. */
     if (has(text, len, ".pyx") && has(text, len, "__init__")) return 0;
+    /* TensorFlow 1's graph machinery records the stack of every op it
+     * builds: a definition stack ("Caused by op ..., defined at:", then
+     * "ResourceExhaustedError (see above for traceback)") ends in
+     * framework/ops.py's Operation.__init__, "self._traceback =
+     * tf_stack.extract_stack()" (LiLabAtVT/DeepTE#33; YunYang1994/
+     * tensorflow-yolov3#440, its 1.9 form "self._graph._extract_stack()";
+     * Horovod's '[1,1]<stderr>:' copy, heldout60 h60-32). Such a
+     * constructor builds a graph node, no model: the frames above it tell
+     * the stage. (open60) */
+    if ((has(text, len, "tensorflow/python/framework/") || has(text, len, "tensorflow\\python\\framework\\")) &&
+        has(text, len, ", in __init__"))
+        return 0;
     len = frame_name_len(text, len);
     unsigned bits = words_bits(text, len, &frame_ix);
     if (diffusers_pipeline_file(text, len)) bits |= 1u << OOM_STAGE_GENERATE;

@@ -229,8 +229,8 @@ static void frag_table_text(const struct oom_memsummary *m, const char *src, cha
     char a[32], b[32];
     int at = snprintf(buf, cap, "memory_summary%s:", src);
     if (m->retries > 0 && at >= 0 && (size_t)at < cap)
-        at += snprintf(buf + at, cap - (size_t)at, " %ld malloc retries (the allocator freed "
-                       "its cache and tried again)%s", m->retries,
+        at += snprintf(buf + at, cap - (size_t)at, " %ld malloc retr%s (the allocator freed "
+                       "its cache and tried again)%s", m->retries, m->retries == 1 ? "y" : "ies",
                        m->nonreleasable_cur >= 0 ? "," : "");
     if (m->nonreleasable_cur >= 0 && at >= 0 && (size_t)at < cap)
         at += snprintf(buf + at, cap - (size_t)at, " %s non-releasable of %s reserved",

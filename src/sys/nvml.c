@@ -77,6 +77,24 @@ static const struct {
     {NVML_ERROR_ARGUMENT_VERSION_MISMATCH, "Argument version mismatch"},
 };
 
+/* What to do about the errors a person can act on, appended to the message
+ * (NVML's documentation: GPU_IS_LOST "the GPU has fallen off the bus or has
+ * otherwise become inaccessible"; NO_PERMISSION "the current user does not
+ * have permission for operation"). "" for the rest. */
+static const char *err_hint(nvmlReturn_t rc)
+{
+    switch (rc) {
+    case NVML_ERROR_GPU_IS_LOST:
+        return "; the GPU fell off the bus or cannot be reached: dmesg names its Xid error; "
+               "it needs a reset (nvidia-smi -r) or a reboot";
+    case NVML_ERROR_NO_PERMISSION:
+        return "; this user may not query it: check the permissions of /dev/nvidia* (in a "
+               "container, the devices it was given)";
+    default:
+        return "";
+    }
+}
+
 static const char *err_text(const struct nvml *nv, nvmlReturn_t rc)
 {
     const char *s = nv && nv->errstr ? nv->errstr(rc) : NULL;
@@ -290,7 +308,8 @@ int nvml_gpu(struct nvml *nv, unsigned index, struct nvml_gpu *gpu, struct oomla
     nvmlDevice_t dev = NULL;
     nvmlReturn_t rc = get_handle(nv, index, &dev);
     if (rc != NVML_SUCCESS)
-        return oomlab_err_set(err, "NVML: GPU %u: no handle: %s (%d)", index, err_text(nv, rc), rc);
+        return oomlab_err_set(err, "NVML: GPU %u: no handle: %s (%d)%s", index, err_text(nv, rc), rc,
+                              err_hint(rc));
     if (index < NVML_CACHE_GPUS)
         memcpy(gpu->name, nv->cache[index].name, sizeof gpu->name);
     else if (!nv->name || nv->name(dev, gpu->name, sizeof gpu->name) != NVML_SUCCESS)
@@ -298,8 +317,8 @@ int nvml_gpu(struct nvml *nv, unsigned index, struct nvml_gpu *gpu, struct oomla
     gpu->name[sizeof gpu->name - 1] = '\0';
     rc = read_memory(nv, dev, gpu);
     if (rc != NVML_SUCCESS && rc != NVML_ERROR_NOT_SUPPORTED)
-        return oomlab_err_set(err, "NVML: GPU %u: cannot read memory: %s (%d)", index,
-                              err_text(nv, rc), rc);
+        return oomlab_err_set(err, "NVML: GPU %u: cannot read memory: %s (%d)%s", index,
+                              err_text(nv, rc), rc, err_hint(rc));
     if (gpu->total == 0) /* unified-memory devices: no separate framebuffer */
         gpu->total = gpu->used = gpu->free = gpu->reserved = -1;
     struct nvml_abi_utilization u;
@@ -405,7 +424,8 @@ int nvml_procs(struct nvml *nv, unsigned index, struct nvml_proc **procs, size_t
     nvmlDevice_t dev = NULL;
     nvmlReturn_t rc = get_handle(nv, index, &dev);
     if (rc != NVML_SUCCESS)
-        return oomlab_err_set(err, "NVML: GPU %u: no handle: %s (%d)", index, err_text(nv, rc), rc);
+        return oomlab_err_set(err, "NVML: GPU %u: no handle: %s (%d)%s", index, err_text(nv, rc), rc,
+                              err_hint(rc));
     struct nvml_proc *list = NULL;
     size_t count = 0, cap = 0;
     struct proc_api *fam[2] = {&nv->compute, &nv->graphics};
@@ -414,8 +434,8 @@ int nvml_procs(struct nvml *nv, unsigned index, struct nvml_proc **procs, size_t
         /* a device without graphics support answers NOT_SUPPORTED there */
         if (rc == NVML_SUCCESS || (f == 1 && rc == NVML_ERROR_NOT_SUPPORTED)) continue;
         free(list);
-        return oomlab_err_set(err, "NVML: GPU %u: cannot list %s processes: %s (%d)", index,
-                              fam[f]->label, err_text(nv, rc), rc);
+        return oomlab_err_set(err, "NVML: GPU %u: cannot list %s processes: %s (%d)%s", index,
+                              fam[f]->label, err_text(nv, rc), rc, err_hint(rc));
     }
     *procs = list;
     *n = count;

@@ -41,3 +41,39 @@ cmd=${ex#oomlab run }; cmd=${cmd/python train.py/echo}
 mkdir -p setex && (cd setex && eval "\"\$OOMLAB\" run -q --id ex $cmd" >/dev/null 2>&1)
 check man-options.run-set-example-recorded test -n "$ex" -a "$(csv_field setex/runs.csv ex grad_accum)" = 2 \
   -a "$(csv_field setex/runs.csv ex effective_batch)" = 8
+
+# The exit codes each command's --help names (its "Exit" text) are the
+# ones its man page's EXIT STATUS names, 0 to 4 (stranger22: diagnose,
+# estimate, lint and doctor exit 3 when their output cannot be written
+# and --help, or both, did not say so; run's --help named only the
+# child's codes, not its own 2 and 3).
+cat > codes.py <<'PY'
+import re, subprocess, sys
+oomlab, root = sys.argv[1], sys.argv[2]
+cmds = sys.argv[3:]
+CODE = re.compile(r'(?:^|Exit:? |Exits like CMD \(|[;,(] ?|\n)([0-4])(?=[ ;\n]|$)')
+for c in cmds:
+    t = subprocess.run([oomlab, c, "--help"], capture_output=True, text=True).stdout
+    m = re.search(r'(Exit.*?)(\n\n|$)', t, re.S)
+    h = set(CODE.findall(m.group(1))) if m else set()
+    man = open(f"{root}/docs/man/oomlab-{c}.1").read()
+    m = re.search(r'\.SH EXIT STATUS\n(.*?)\n\.SH', man, re.S)
+    body = re.sub(r'\\f[BIRP]|\\-', '', m.group(1)) if m else ''
+    body = re.sub(r'^\.(TP|PP|IP|B|BR|I)\b ?', '', body, flags=re.M)
+    print(c, ",".join(sorted(h)) or "-", ",".join(sorted(set(CODE.findall(body)))) or "-")
+PY
+cmds=$(cut -d' ' -f1 table.txt)
+python3 codes.py "$OOMLAB" "$OOMLAB_ROOT" $cmds > codes.txt
+while read -r cmd help man; do
+  check "man-options.exit-codes.$cmd" test "$help" = "$man" -a "$help" != -
+  [ "$help" = "$man" ] || echo "  --help names $help, the man page $man"
+done < codes.txt
+# ... and what a full disk gives (3) is among them.
+printf 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n' > full.log
+for c in "diagnose full.log" "estimate llama-2-7b --capacity 80GiB" "lint $OOMLAB_ROOT/tests/lint/cases/alloc_conf_after_cuda.py" "doctor" \
+         "snapshot $OOMLAB_ROOT/tests/snapshot/oom.pickle" "completion bash"; do
+  "$OOMLAB" $c > /dev/full 2>/dev/null; rc=$?
+  name=${c%% *}
+  check "man-options.full-disk-exit-3-documented.$name" test $rc = 3 -a \
+    -n "$(awk -v c="$name" '$1 == c && $2 ~ /3/ && $3 ~ /3/' codes.txt)"
+done

@@ -126,6 +126,10 @@ check "ps: a GPU without permission is reported, the others still shown" $? "rc=
 out=$(OOMLAB_FAKE_NVML_FAIL=memory "$OOMLAB" watch --count 2 --interval 10ms 2>&1); rc=$?
 [ $rc -eq 3 ] && has "$out" "no GPU's memory could be read in any of the 2 samples" && has "$out" "GPU is lost (15)"
 check "watch: every sample failed is said, exit 3 (not a silent 0)" $? "rc=$rc" "$out"
+# one sample: "in the one sample", not "in any of the 1 sample" (stranger22)
+out=$(OOMLAB_FAKE_NVML_FAIL=memory "$OOMLAB" watch --count 1 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "no GPU's memory could be read in the one sample (last error"
+check "watch: one failed sample is said in the singular" $? "rc=$rc" "$out"
 out=$(OOMLAB_FAKE_NVML_FAIL=handle1 "$OOMLAB" watch --count 2 --interval 10ms 2>&1); rc=$?
 [ $rc -eq 0 ] && ! has "$out" "could be read in any"; check "watch: one GPU read is a sample, exit 0" $? "rc=$rc" "$out"
 cp "$D/gpus" "$T/gpus.keep"; : > "$D/gpus" # NVML answers, lists no GPU

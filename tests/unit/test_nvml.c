@@ -220,6 +220,11 @@ static void test_errors_carry_nvml_text(void **state)
     expect_error("grow", 2, "Insufficient Size (7)"); /* bounded retries */
     expect_error("count", 3, "cannot count GPUs");
     expect_error("handle", 1, "Insufficient Permissions (4)");
+    /* stranger22: the two a person can act on say what to do */
+    expect_error("memory", 1, "GPU is lost (15); the GPU fell off the bus or cannot be reached: "
+                              "dmesg names its Xid error; it needs a reset (nvidia-smi -r) or a reboot");
+    expect_error("handle", 1, "Insufficient Permissions (4); this user may not query it: check "
+                              "the permissions of /dev/nvidia*");
 }
 
 static void test_one_gpu_without_permission(void **state)
