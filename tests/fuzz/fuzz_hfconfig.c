@@ -1,5 +1,6 @@
-/* Fuzz target: config.json parsing, then the budget on whatever shape came
- * out. Must never crash, over-read, overflow (UBSan) or leak. Then the same
+/* Fuzz target: config.json parsing, then the budget and the parameters
+ * active per token (with and without LoRA) on whatever shape came out.
+ * Must never crash, over-read, overflow (UBSan) or leak. Then the same
  * parse with one of the library's mallocs failing (which one: from the
  * input's bytes): it must say "out of memory" as HFCONFIG_BAD, never take
  * the failure for an unknown model_type or a config that parsed (b9667b0e).
@@ -29,6 +30,34 @@ static void parse_failing(const char *text, size_t size, long skip)
     }
 }
 
+/* The parameters a token passes through (estimate's MoE line): the
+ * unknown -1 exactly when the experts per token were assumed (a mixture
+ * of two or more experts no config named the top-k of), else within the
+ * total, the total itself for a dense model; never another answer. */
+static void active_params(const struct est_model *m, const struct est_workload *wl)
+{
+    struct oomlab_err err;
+    if (wl->lora_r == 0) { /* and with LoRA adapters on every target, the experts' MLP among them */
+        struct est_workload lora = *wl;
+        lora.lora_r = 16;
+        lora.lora_targets = EST_LORA_Q | EST_LORA_V | EST_LORA_GATE | EST_LORA_UP | EST_LORA_DOWN;
+        active_params(m, &lora);
+    }
+    int64_t total, active = -2;
+    if (est_params(m, wl, &total, NULL, &err) < 0) return;
+    if (est_active_params(m, wl, &active, &err) < 0) {
+        if (!m->experts) __builtin_trap(); /* a dense model's is its total */
+        return;
+    }
+    bool unknown = m->experts && m->experts_per_token_assumed;
+    if (unknown ? active != -1 : (active < 0 || active > total || (!m->experts && active != total))) {
+        fprintf(stderr, "active %lld of %lld (experts %lld, per token %lld%s)\n", (long long)active,
+                (long long)total, (long long)m->experts, (long long)m->experts_per_token,
+                m->experts_per_token_assumed ? ", assumed" : "");
+        __builtin_trap();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct est_model m;
@@ -54,6 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         wl.seq = 128;
         wl.capacity_bytes = (int64_t)80 << 30;
         est_compute(&m, &wl, &r, &err);
+        active_params(&m, &wl);
         int64_t b;
         est_max_batch(&m, &wl, &b, &err);
         wl.mode = EST_MODE_INFER;

@@ -3,7 +3,11 @@
  * between two commands (report's and compare's ledger_command_change, over
  * two rows' commands and over the input's first two lines) is said iff the
  * words differ, whole in the size the header promises, and a cut to a
- * smaller buffer is marked "[...]" on a character's first byte. */
+ * smaller buffer is marked "[...]" on a character's first byte. A new
+ * run id's check (run --id, guard --id: ledger_id_check_new), on the
+ * input's first line and on each row's id: it fails whatever
+ * ledger_id_check fails, and where only the new id's character set
+ * refuses it, the id its message offers ("use '...'") passes both. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -152,6 +156,32 @@ static void command_change_lines(const char *text, size_t size)
     free(b);
 }
 
+static void new_id(const char *id)
+{
+    struct oomlab_err err = {{0}}, old = {{0}};
+    int rc = ledger_id_check_new(id, &err);
+    if (ledger_id_check(id, &old) < 0) {
+        if (rc == 0) __builtin_trap();
+        return;
+    }
+    if (rc == 0) return;
+    const char *use = NULL;
+    for (const char *p = err.msg; (p = strstr(p, "use '")); p++) use = p + 5;
+    size_t n = use ? strlen(use) : 0;
+    if (!n || use[n - 1] != '\'') {
+        fprintf(stderr, "no id offered: %s\n", err.msg);
+        __builtin_trap();
+    }
+    char fixed[LEDGER_ID_MAX + 2];
+    if (n - 1 >= sizeof fixed) __builtin_trap();
+    memcpy(fixed, use, n - 1);
+    fixed[n - 1] = '\0';
+    if (ledger_id_check_new(fixed, &err) < 0) {
+        fprintf(stderr, "offered '%s' fails: %s\n", fixed, err.msg);
+        __builtin_trap();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *copy = malloc(size ? size : 1); /* exact size: ASan catches any over-read */
@@ -159,6 +189,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(copy, data, size);
     struct ledger lg;
     struct oomlab_err err;
+    const char *nl = memchr(copy, '\n', size);
+    size_t first = nl ? (size_t)(nl - copy) : size;
+    if (first <= 2 * LEDGER_ID_MAX) { /* the input's first line as an id */
+        char id[2 * LEDGER_ID_MAX + 1];
+        memcpy(id, copy, first);
+        id[first] = '\0';
+        new_id(id);
+    }
     command_change_lines(copy, size);
     ledger_tail_repair(copy, size);
     int rc = ledger_parse(&lg, copy, size, "fuzz", &err);
@@ -179,6 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ledger_env_changed(env, lg.rows[lg.n - 1].cell[LEDGER_ENV], names, sizeof names);
             const char *id = lg.rows[i].cell[LEDGER_RUN_ID];
             if (ledger_utf8_invalid_at(id, strlen(id)) > strlen(id)) abort();
+            new_id(id);
         }
         for (size_t i = 1; i < lg.n && i < 4; i++) /* report's and compare's pairs */
             command_change(lg.rows[i - 1].cell[LEDGER_COMMAND], lg.rows[i].cell[LEDGER_COMMAND], i);

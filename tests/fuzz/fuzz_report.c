@@ -1,6 +1,7 @@
 /* Fuzz the report's readers and writers: the memory CSV (whole and in
- * chunks, reduced, then drawn as charts), the torch hook's step file
- * (whole and fed in small pieces: the same figures) and the HTML escaper. */
+ * chunks, reduced, then drawn as charts with their capacity and edge
+ * lines), the torch hook's step file (whole and fed in small pieces: the
+ * same figures) and the HTML escaper. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,17 @@ static void draw_memory(const struct memcsv *m, FILE *f)
         c.series[c.n_series++] = (struct svg_series){.name = "gpu", .x = x, .y = y, .n = k, .color = (int)g,
                                                      .n_data = m->gpus[g].used.kept, .dots = g % 3 == 1};
         if (k) c.markers[c.n_markers = 1, 0] = (struct svg_line){.value = x[k / 2], .label = "step 1", .kind = "step"};
+        /* the capacity and its 85% edge as the memory chart draws them
+         * (their labels placed clear of the series: place_hlabels), a
+         * third line on the edge itself for every other GPU */
+        c.n_hlines = 0;
+        if (k) {
+            double top = y[0];
+            for (size_t i = 1; i < k; i++) top = y[i] > top ? y[i] : top;
+            c.hlines[c.n_hlines++] = (struct svg_line){.value = top, .label = "capacity 80.0 GiB"};
+            c.hlines[c.n_hlines++] = (struct svg_line){.value = top * 0.85, .label = "85% edge", .warn = true};
+            if (g % 2) c.hlines[c.n_hlines++] = (struct svg_line){.value = top * 0.85, .label = "the edge again"};
+        }
         svg_chart_render(f, &c, g % 2 == 0);
         c.n_series = 0;
     }

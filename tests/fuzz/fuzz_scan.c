@@ -1,13 +1,17 @@
 /* Fuzz target: the diagnose engine over arbitrary bytes — one view, then a
- * stream of small windows, then verdicts and the plan — must never read
- * out of bounds, overflow, hang or leak. Every figure an event carries is a
+ * stream of small windows, then verdicts and the plan — must never read out
+ * of bounds, overflow, hang or leak. Every figure an event carries is a
  * count (>= 0) or the unknown -1, never another negative; the events, their
  * text and figures written with render/json (as diagnose --json writes them)
  * parse back as JSON. The line rewriters the scan calls, on the input's
  * first lines themselves: stage_unjson (a sysinfo JSON frame string made
- * Python's frame header) writes within its cap, two bytes to spare, and
- * leaves what it made alone; stage_logger_bits names generate or
- * nothing. */
+ * Python's frame header) and stage_unjava (a JVM frame made one) write
+ * within their cap, two bytes to spare, and leave what they made alone;
+ * stage_logger_bits names generate or nothing; each line read alone (an
+ * exact-size copy) by the readers the scan calls on one line:
+ * stage_darknet_build (with the line above it as its table line) names load
+ * or nothing, and load only for a line that holds darknet's error;
+ * stage_julia_frame says frame or not and names a stage or unknown. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,12 +118,34 @@ static void judge(const struct oom_report *rep)
     plan_build(rep, &v, NULL, &p);
 }
 
+/* The one-line readers on an exact-size copy of a line (ASan catches a
+ * read past it) and of the line above it. */
+static void line_readers(const char *p, size_t len, const char *above, size_t an)
+{
+    char *line = malloc(len ? len : 1), *up = malloc(an ? an : 1);
+    if (line && up) {
+        memcpy(line, p, len);
+        memcpy(up, above, an);
+        enum oom_stage st = stage_darknet_build(line, len, up, an);
+        if (st != OOM_STAGE_UNKNOWN && (st != OOM_STAGE_LOAD || !memmem(line, len, "Error", 5)))
+            __builtin_trap();
+        st = OOM_STAGE_COUNT;
+        int frame = stage_julia_frame(line, len, &st);
+        if (frame != 0 && (frame != 1 || (unsigned)st >= OOM_STAGE_COUNT)) __builtin_trap();
+    }
+    free(line);
+    free(up);
+}
+
 static void rewriters(const char *text, size_t size)
 {
-    const char *p = text, *end = text + size;
+    const char *p = text, *end = text + size, *above = text;
+    size_t an = 0;
     for (int k = 0; k < 8 && p < end; k++) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        if (len <= 1024 && an <= 1024) line_readers(p, len, above, an);
+        above = p, an = len;
         if (len <= 1024) {
             unsigned bits = stage_logger_bits(p, len);
             if (bits && bits != 1u << OOM_STAGE_GENERATE) __builtin_trap();
@@ -130,6 +156,12 @@ static void rewriters(const char *text, size_t size)
                 size_t n = stage_unjson(line, len, cap);
                 if (n != len && n + 2 > cap) __builtin_trap();
                 if (n != len && (n < 6 || memcmp(line, "File \"", 6) || stage_unjson(line, n, cap) != n))
+                    __builtin_trap();
+                /* the JVM's frame, through the same header builder */
+                memcpy(line, p, len);
+                n = stage_unjava(line, len, cap);
+                if (n != len && n + 2 > cap) __builtin_trap();
+                if (n != len && (n < 6 || memcmp(line, "File \"", 6) || stage_unjava(line, n, cap) != n))
                     __builtin_trap();
                 free(line);
             }
