@@ -518,18 +518,37 @@ static const char *lookup(const struct vars *x, const char *name, size_t n)
     return "";
 }
 
+/* A template filled in: where the values do not fit in cap, the text ends
+ * at the last blank that leaves room and says so with "…" (a quote cut
+ * without a mark reads as the whole line), never inside a UTF-8 character. */
 static void expand(const char *tpl, const struct vars *x, char *out, size_t cap)
 {
+    static const char mark[] = " \xe2\x80\xa6"; /* " …" */
     size_t o = 0;
-    for (const char *p = tpl; *p && o + 1 < cap;) {
+    bool cut = false;
+    for (const char *p = tpl; *p && !cut;) {
         const char *close = *p == '{' ? strchr(p, '}') : NULL;
-        if (!close) {
-            out[o++] = *p++;
-            continue;
+        const char *val = close ? lookup(x, p + 1, (size_t)(close - p - 1)) : p;
+        size_t n = close ? strlen(val) : 1;
+        if (o + n + 1 > cap) {
+            n = cap - 1 - o;
+            cut = true;
         }
-        const char *val = lookup(x, p + 1, (size_t)(close - p - 1));
-        while (*val && o + 1 < cap) out[o++] = *val++;
-        p = close + 1;
+        memcpy(out + o, val, n);
+        o += n;
+        p = close ? close + 1 : p + 1;
+    }
+    if (cut && cap > sizeof mark) {
+        size_t keep = cap - sizeof mark; /* room for the mark and the NUL */
+        if (o > keep) o = keep;
+        size_t at = o;
+        while (at > keep / 2 && out[at] != ' ') at--;
+        if (out[at] == ' ') o = at;
+        else
+            while (o > 0 && ((unsigned char)out[o] & 0xC0) == 0x80) o--;
+        while (o > 0 && out[o - 1] == ' ') o--;
+        memcpy(out + o, mark, sizeof mark - 1);
+        o += sizeof mark - 1;
     }
     out[o] = '\0';
 }
