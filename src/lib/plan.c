@@ -16,7 +16,7 @@
 #include "lib/units.h"
 
 /* What a fix needs of the event, run config and verdicts (plan_fix.needs,
- * all of them): one bit each of a 64-bit mask, bits 31-63 free. */
+ * all of them): one bit each of a 64-bit mask, bits 36-63 free. */
 typedef uint64_t plan_needs;
 #define NEED(k) ((plan_needs)1 << (k))
 #define N_OOM NEED(0)        /* a GPU OOM (not a look-alike) */
@@ -51,6 +51,18 @@ typedef uint64_t plan_needs;
 #define N_ARRAY NEED(29)     /* an array or data-science library's allocator (RAPIDS, CuPy, ...) */
 #define N_PROGRAM NEED(30)   /* not N_ARRAY: a training or inference program, whose stage a
                               * fix may follow from (every row with stages needs it) */
+#define N_TF NEED(31)        /* TensorFlow's own OOM (framework tensorflow) */
+#define N_JAX NEED(32)       /* JAX's own OOM (framework jax) */
+#define N_XLA_SE NEED(33)    /* TF/XLA's stream executor: "failed to allocate ... from device:
+                              * CUDA_ERROR_OUT_OF_MEMORY" (the allocator's grab of the card) */
+#define N_ASYNC NEED(34)     /* a CUDA runtime check's "CUDA error: out of memory", whose
+                              * traceback may point at a later call */
+#define N_NOT_ASYNC NEED(35)
+
+/* Frameworks with their own levers (rows below): TensorFlow's and JAX's
+ * memory settings, batch and precision are not PyTorch's, and the rows that
+ * follow from a stage name PyTorch's and Hugging Face's calls. */
+static const char *const own_lever_frameworks[] = {"tensorflow", "jax"};
 
 /* Frameworks whose OOMs come from array and data-science libraries, not a
  * training or inference loop: their programs have no batch, sequence or
@@ -223,14 +235,76 @@ static const struct plan_fix catalogue[] = {
      "cupy.cuda.MemoryPool(cupy.cuda.malloc_managed)), spread the data over several GPUs "
      "(Dask, FAISS index shards), or a larger GPU",
      "the last resorts: slower host paging, more cards, or a bigger one"},
+    /* TensorFlow and JAX (and TF/XLA's stream executor): their own levers;
+     * no row that follows from a stage applies (N_PROGRAM is not met).
+     * TF: tf.config.experimental.set_memory_growth ("the runtime
+     * initialization will not allocate all memory on the device",
+     * tensorflow.org/api_docs/python/tf/config/experimental/set_memory_growth);
+     * a limit with tf.config.set_logical_device_configuration and
+     * LogicalDeviceConfiguration(memory_limit=...), TF1's
+     * per_process_gpu_memory_fraction (tensorflow.org/guide/gpu, "Limiting
+     * GPU memory growth"); mixed precision with
+     * tf.keras.mixed_precision.set_global_policy('mixed_float16')
+     * (tensorflow.org/guide/mixed_precision). JAX: preallocates 75% of the
+     * card at its first operation; XLA_PYTHON_CLIENT_PREALLOCATE=false and
+     * XLA_PYTHON_CLIENT_MEM_FRACTION=.XX (docs.jax.dev/en/latest/
+     * gpu_memory_allocation.html); jax.checkpoint (jax.remat) recomputes
+     * activations in the backward pass (docs.jax.dev/en/latest/
+     * gradient-checkpointing.html). */
+    {"xla-startup-grab", 0, 0, N_OOM | N_XLA_SE,
+     "If the run went on after this line, it was not the failure: TensorFlow's and XLA's "
+     "allocator asks for most of the card at start-up and retries smaller, so look for the "
+     "error that ended the run; to stop the grab, tf.config.experimental.set_memory_growth(gpu, "
+     "True) for each GPU (TensorFlow) or XLA_PYTHON_CLIENT_PREALLOCATE=false (JAX)",
+     "{text}: the stream executor asking the driver for the allocator's pool (at start-up, "
+     "most of the card)"},
+    {"xla-batch", 0, 0, N_OOM | N_XLA_SE | N_SCALES,
+     "If the run stopped here: halve the batch (batch_size in model.fit, the tf.data "
+     "pipeline's .batch(n), or the arrays each JAX step is given)",
+     "peak memory scales about linearly with the batch; {reason}"},
+    {"tf-batch", 0, 0, N_OOM | N_TF | N_SCALES,
+     "Halve the batch: batch_size in model.fit/evaluate/predict, or the tf.data pipeline's "
+     ".batch(n)",
+     "peak memory scales about linearly with the batch; {reason}"},
+    {"tf-mixed-precision", 0, 0, N_OOM | N_TF | N_NO_LOWP,
+     "Train in mixed precision: tf.keras.mixed_precision.set_global_policy('mixed_float16') "
+     "before the model is built ('mixed_bfloat16' on TPUs){dtype_note}",
+     "float16 activations take half the memory of float32; model.fit scales the loss itself"},
+    {"tf-memory-growth", 0, 0, N_OOM | N_TF,
+     "Share the card: tf.config.experimental.set_memory_growth(gpu, True) for each GPU before "
+     "the first operation, or a fixed limit with tf.config.set_logical_device_configuration("
+     "gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=MB)]) (TF1: gpu_options."
+     "per_process_gpu_memory_fraction)",
+     "TensorFlow maps nearly all of the card's memory at start-up, leaving none to another "
+     "process (a second TF or JAX process, an evaluation job) on the same GPU"},
+    {"jax-preallocation", 0, 0, N_OOM | N_JAX,
+     "Set how much of the card JAX takes before it starts: XLA_PYTHON_CLIENT_MEM_FRACTION=.90 "
+     "(default .75) when it runs alone, a share each (or XLA_PYTHON_CLIENT_PREALLOCATE=false) "
+     "when other processes use the GPU",
+     "JAX preallocates 75% of the card at its first operation, and TensorFlow beside it "
+     "preallocates too"},
+    {"jax-batch", 0, 0, N_OOM | N_JAX | N_SCALES,
+     "Halve the batch per device (the leading axis of the arrays each step is given)",
+     "peak memory scales about linearly with the batch; {reason}"},
+    {"jax-remat", 0, 0, N_OOM | N_JAX,
+     "Rematerialise activations: wrap the layers or the loss function in jax.checkpoint "
+     "(jax.remat; Flax: nn.remat)",
+     "the backward pass recomputes them instead of keeping them, for more compute"},
     /* Stage unknown: the guide locates the stage before changing anything. */
-    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PYTORCH | N_PROGRAM,
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_ASYNC | N_PROGRAM,
      "Find the stage first: print the phase (train step, eval, save) and step before each; "
-     "CUDA_LAUNCH_BLOCKING=1 (slow, for locating only) makes the traceback point at the "
-     "failing operation",
-     "the log does not show the stage: the fixes below hold in training and inference alike, "
-     "or say which one they are for"},
-    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NOT_PYTORCH | N_PROGRAM,
+     "rerun with CUDA_LAUNCH_BLOCKING=1 (slow, for locating only) so the traceback points at "
+     "the failing operation",
+     "the log does not show the stage, and this CUDA check may report an error at a later "
+     "call than the one that failed (its own message says so): the fixes below hold in "
+     "training and inference alike, or say which one they are for"},
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_PYTORCH | N_NOT_ASYNC | N_PROGRAM,
+     "Find the stage first: print the phase (train step, eval, save) and step before each, "
+     "and keep the full traceback: its last frames are the allocating operation",
+     "the log does not show the stage (PyTorch's allocator raises in the call that asked for "
+     "the memory): the fixes below hold in training and inference alike, or say which one "
+     "they are for"},
+    {"locate-stage", 0, S(OOM_STAGE_UNKNOWN), N_OOM | N_NOT_PYTORCH | N_NOT_ASYNC | N_PROGRAM,
      "Find the stage first: print the phase (train step, eval, save) and step before each, "
      "and keep the full traceback",
      "the log does not show the stage: the fixes below hold in training and inference alike, "
@@ -444,18 +518,37 @@ static const char *lookup(const struct vars *x, const char *name, size_t n)
     return "";
 }
 
+/* A template filled in: where the values do not fit in cap, the text ends
+ * at the last blank that leaves room and says so with "…" (a quote cut
+ * without a mark reads as the whole line), never inside a UTF-8 character. */
 static void expand(const char *tpl, const struct vars *x, char *out, size_t cap)
 {
+    static const char mark[] = " \xe2\x80\xa6"; /* " …" */
     size_t o = 0;
-    for (const char *p = tpl; *p && o + 1 < cap;) {
+    bool cut = false;
+    for (const char *p = tpl; *p && !cut;) {
         const char *close = *p == '{' ? strchr(p, '}') : NULL;
-        if (!close) {
-            out[o++] = *p++;
-            continue;
+        const char *val = close ? lookup(x, p + 1, (size_t)(close - p - 1)) : p;
+        size_t n = close ? strlen(val) : 1;
+        if (o + n + 1 > cap) {
+            n = cap - 1 - o;
+            cut = true;
         }
-        const char *val = lookup(x, p + 1, (size_t)(close - p - 1));
-        while (*val && o + 1 < cap) out[o++] = *val++;
-        p = close + 1;
+        memcpy(out + o, val, n);
+        o += n;
+        p = close ? close + 1 : p + 1;
+    }
+    if (cut && cap > sizeof mark) {
+        size_t keep = cap - sizeof mark; /* room for the mark and the NUL */
+        if (o > keep) o = keep;
+        size_t at = o;
+        while (at > keep / 2 && out[at] != ' ') at--;
+        if (out[at] == ' ') o = at;
+        else
+            while (o > 0 && ((unsigned char)out[o] & 0xC0) == 0x80) o--;
+        while (o > 0 && out[o - 1] == ' ') o--;
+        memcpy(out + o, mark, sizeof mark - 1);
+        o += sizeof mark - 1;
     }
     out[o] = '\0';
 }
@@ -499,7 +592,31 @@ static plan_needs needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->framework, "llama.cpp")) m |= N_LLAMA_CPP;
     for (size_t k = 0; k < sizeof array_frameworks / sizeof array_frameworks[0]; k++)
         if (!strcmp(e->framework, array_frameworks[k])) m |= N_ARRAY;
-    if (!(m & N_ARRAY)) m |= N_PROGRAM;
+    if (!strcmp(e->framework, "tensorflow")) m |= N_TF;
+    if (!strcmp(e->framework, "jax")) m |= N_JAX;
+    /* the stream executor's own words (tensorflow/stream_executor/cuda/
+     * cuda_driver.cc, later xla/stream_executor): TF or JAX, whichever ran
+     * it; the row names both */
+    if (strstr(e->text, "failed to allocate") &&
+        (strstr(e->text, "from device: CUDA_") || strstr(e->text, "from device: hipError")))
+        m |= N_XLA_SE;
+    bool own_levers = (m & (N_TF | N_JAX | N_XLA_SE)) != 0;
+    for (size_t k = 0; k < sizeof own_lever_frameworks / sizeof own_lever_frameworks[0]; k++)
+        own_levers |= !strcmp(e->framework, own_lever_frameworks[k]);
+    if (!(m & N_ARRAY) && !own_levers) m |= N_PROGRAM;
+    /* c10's CUDA check (C10_CUDA_CHECK, and extensions that print the same
+     * words) says its own traceback may be wrong: "CUDA kernel errors might
+     * be asynchronously reported at some other API call, so the stacktrace
+     * below might be incorrect. For debugging consider passing
+     * CUDA_LAUNCH_BLOCKING=1." (pytorch/pytorch:c10/cuda/CUDAMiscFunctions.cpp,
+     * get_cuda_check_suffix). The caching allocator's "CUDA out of memory.
+     * Tried to allocate" is raised in the allocating call itself, so its
+     * traceback is already exact. Not TF's cuMemAllocAsync line nor ggml's
+     * check, which say the same words about a synchronous allocation. */
+    bool async = !strcmp(e->kind, "cuda-error") && strcmp(e->framework, "llama.cpp") &&
+                 !strstr(e->text, "cuMemAllocAsync") &&
+                 (strstr(e->text, "CUDA error: out of memory") || strstr(e->text, "HIP error: out of memory"));
+    m |= async ? N_ASYNC : N_NOT_ASYNC;
     if (!strcmp(e->kind, "host-shm") ||
         (!strcmp(e->kind, "host-dataloader-killed") && strstr(e->text, "shared memory")))
         m |= N_SHM;
