@@ -4107,6 +4107,7 @@ static size_t julia_old_frame(const char *text, size_t i, size_t len)
     while (e > i && (text[e - 1] == ' ' || text[e - 1] == '\r')) e--;
     if (e >= 10 && !memcmp(text + e - 10, " [inlined]", 10)) e -= 10;
     const char *place = at + 4;
+    if (text + e < place) return 0; /* nothing after the last " at " */
     size_t pn = (size_t)(text + e - place);
     if (pn == 7 && !memcmp(place, "no file", 7)) return i + 3;
     size_t d = pn;
