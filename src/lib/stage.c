@@ -4245,9 +4245,27 @@ static const char *const host_places[] = {"cpu", "host", "ram", "disk", "system 
  * optimization profile number 0", the builder's autotuning). A verb part,
  * the object after its word, that names no stage; the builder itself is an
  * agent noun. */
-static const struct {
+/* a verb part and an object that may follow its word (engine_builds,
+ * objects_not_phase) */
+struct verb_object {
     const char *part, *object;
-} engine_builds[] = {
+};
+
+/* after t's word (its first w bytes) and blanks, one of tab's objects for
+ * part, as a whole word */
+static bool object_after_word(const struct verb_object *tab, size_t nt, const char *part, const char *t, size_t n,
+                              size_t w)
+{
+    while (w < n && t[w] == ' ') w++;
+    for (size_t i = 0; i < nt; i++) {
+        size_t om = strlen(tab[i].object);
+        if (strcmp(part, tab[i].part) || om > n - w || strncasecmp(t + w, tab[i].object, om)) continue;
+        if (w + om == n || !isalnum((unsigned char)t[w + om])) return true;
+    }
+    return false;
+}
+
+static const struct verb_object engine_builds[] = {
     {"build", "engine"},          {"build", "the engine"}, {"build", "an engine"},
     {"build", "tensorrt engine"}, {"build", "trt engine"}, {"build", "cuda engine"},
     {"construct", "optimization profile"},
@@ -4269,13 +4287,7 @@ static bool engine_build(const char *part, const char *t, size_t n)
      * import"; engine_build_line guards the mark before it) (review22) */
     if (!strcmp(part, "build") && ((w == 7 && !strncasecmp(t, "builder", 7)) || (w == 8 && !strncasecmp(t, "builders", 8))))
         return w == n || !path_mark(t[w]);
-    while (w < n && t[w] == ' ') w++;
-    for (size_t i = 0; i < sizeof engine_builds / sizeof engine_builds[0]; i++) {
-        size_t om = strlen(engine_builds[i].object);
-        if (strcmp(part, engine_builds[i].part) || om > n - w || strncasecmp(t + w, engine_builds[i].object, om)) continue;
-        if (w + om == n || !isalnum((unsigned char)t[w + om])) return true;
-    }
-    return false;
+    return object_after_word(engine_builds, sizeof engine_builds / sizeof engine_builds[0], part, t, n, w);
 }
 
 /* A verb part whose object, the words right after its word, is the
@@ -4288,9 +4300,7 @@ static bool engine_build(const char *part, const char *t, size_t n)
  * hukaixuan19970627/yolov5_obb#60). The verb with another object keeps its
  * stage ("Generating images...", "Build model from config", "Inferring
  * depth for frame 12"). (tidy23) */
-static const struct {
-    const char *part, *object;
-} objects_not_phase[] = {
+static const struct verb_object objects_not_phase[] = {
     {"build", "files"}, {"generat", "done"}, {"infer", "dtype"}, {"infer", "the dtype"},
     {"infer", "data type"}, {"infer", "type of"}, {"infer", "shape"}, {"infer", "the shape"},
 };
@@ -4299,14 +4309,7 @@ static bool object_not_phase(const char *part, const char *t, size_t n)
 {
     size_t w = 0;
     while (w < n && isalpha((unsigned char)t[w])) w++;
-    while (w < n && t[w] == ' ') w++;
-    for (size_t i = 0; i < sizeof objects_not_phase / sizeof objects_not_phase[0]; i++) {
-        size_t om = strlen(objects_not_phase[i].object);
-        if (strcmp(part, objects_not_phase[i].part) || om > n - w || strncasecmp(t + w, objects_not_phase[i].object, om))
-            continue;
-        if (w + om == n || !isalnum((unsigned char)t[w + om])) return true;
-    }
-    return false;
+    return object_after_word(objects_not_phase, sizeof objects_not_phase / sizeof objects_not_phase[0], part, t, n, w);
 }
 
 /* verb_parts[k]'s part opens t (any case, within n bytes), and a part
@@ -4598,8 +4601,12 @@ static bool engine_build_line(const char *t, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (!isalpha((unsigned char)t[i]) || (i > 0 && (isalnum((unsigned char)t[i - 1]) || path_mark(t[i - 1]))))
             continue;
+        /* each part once (the table keeps a part's rows together):
+         * engine_build tries all of a part's objects */
         for (size_t k = 0; k < sizeof engine_builds / sizeof engine_builds[0]; k++)
-            if (engine_build(engine_builds[k].part, t + i, n - i)) return true;
+            if ((k == 0 || strcmp(engine_builds[k].part, engine_builds[k - 1].part)) &&
+                engine_build(engine_builds[k].part, t + i, n - i))
+                return true;
     }
     return false;
 }
