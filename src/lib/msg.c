@@ -2051,22 +2051,33 @@ static const struct msg_rule rules[] = {
     /* SGLang's token pools (the KV cache's slots) run out while the
      * scheduler places a request: "Prefill out of memory. Try to lower your
      * batch size." / "Decode out of memory. ..." / "Out of memory. ...",
-     * each over "Try to allocate N tokens."; the request slots: "alloc_req_slots
-     * runs out of memory. Please set a smaller number for
-     * `--max-running-requests`." (sgl-project/sglang:python/sglang/srt/
-     * mem_cache/common.py@2752c828, alloc_paged_token_slots_extend,
-     * alloc_paged_token_slots_decode, alloc_token_slots, alloc_req_slots;
-     * older releases printed "Prefill out of memory. This should never
-     * happen."). The pools are the device memory the engine set aside at
-     * start-up; they fill only while it serves: generate. The request is in
-     * tokens: no byte figures. */
+     * each over "Try to allocate N tokens." (sgl-project/sglang:python/
+     * sglang/srt/mem_cache/common.py@2752c828, alloc_paged_token_slots_extend,
+     * alloc_paged_token_slots_decode, alloc_token_slots; older releases
+     * printed "Prefill out of memory. This should never happen."). The pools
+     * are the device memory the engine set aside at start-up; they fill only
+     * while it serves: generate. The request is in tokens: no byte figures. */
     {.kind = "sglang-token-pool",
      .framework = "sglang",
-     .any = {"Prefill out of memory", "Decode out of memory", "Out of memory. Try to lower your batch size",
-             "alloc_req_slots runs out of memory"},
+     .any = {"Prefill out of memory", "Decode out of memory", "Out of memory. Try to lower your batch size"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_GENERATE,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* SGLang's request slots, not memory: "alloc_req_slots runs out of
+     * memory. Please set a smaller number for `--max-running-requests`.
+     * req_to_token_pool.available_size()=N, num_reqs=M" is raised when the
+     * ReqToTokenPool has no free request row (its rows are a count set by
+     * --max-running-requests), before any KV-cache slot is asked for
+     * (same file, alloc_req_slots). The labels agree:
+     * sgl-project/sglang#10408 (h57-57, token usage 0.01) is a look-alike. */
+    {.kind = "sglang-request-slots",
+     .framework = "sglang",
+     .any = {"alloc_req_slots runs out of memory"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
     /* TensorFlow. */

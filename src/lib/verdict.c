@@ -103,6 +103,7 @@ static const struct {
 } lookalikes[] = {
     {NULL, "other-error", VERDICT_NOT_MEMORY},
     {NULL, "cudnn-unsupported", VERDICT_NOT_MEMORY},
+    {NULL, "sglang-request-slots", VERDICT_NOT_MEMORY},
     {NULL, "traceback-cut", VERDICT_CUT_OFF},
     {"host", NULL, VERDICT_HOST_MEMORY},
     {"triton", NULL, VERDICT_TRITON},
