@@ -3378,10 +3378,16 @@ static const struct msg_rule rules[] = {
      * "ray.exceptions.OutOfMemoryError: Task was killed due to the node
      * running low on memory." (ray-project/ray doc/source/ray-core/
      * scheduling/ray-oom-prevention.rst; hiyouga/EasyR1#59 = heldout42
-     * h42-12): host memory, before the PyTorch rows read its class name. */
+     * h42-12): host memory, before the PyTorch rows read its class name.
+     * Ray before 2.0 raised the monitor's error as RayOutOfMemoryError
+     * ("ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory
+     * on node eric-ThinkPad is used (11.8 / 12.3 GB)", ray-project/ray#3323,
+     * the change that added it; "RayTaskError(RayOutOfMemoryError)",
+     * ray-project/ray#20906; ray-project/ray#10431's title; heldout66
+     * h66-35): the same node's host memory. (open66) */
     {.kind = "host-oom-killer",
      .framework = "host",
-     .any = {"ray.exceptions.OutOfMemoryError", "node running low on memory"},
+     .any = {"ray.exceptions.OutOfMemoryError", "node running low on memory", "RayOutOfMemoryError"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
