@@ -105,11 +105,38 @@ static void test_infer_on_validation_loader(void **state)
                         "forward");
 }
 
+/* MPS's allocator refusing one buffer larger than the device allows,
+ * "RuntimeError: Invalid buffer size: 19.45 GB" (pytorch/pytorch
+ * aten/src/ATen/mps/MPSAllocator.mm; pytorch/pytorch#141909 from one
+ * torch.bmm, kijai/ComfyUI-SUPIR#151 in GiB, huggingface/diffusers#5894 =
+ * heldout55 h55-35, heldout66 h66-07): a GPU-class OOM, the size its
+ * request (format_size: 1024-based). */
+static void test_mps_invalid_buffer_size(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "Traceback (most recent call last):\n"
+        "  File \"/Users/u/test1.py\", line 5, in <module>\n"
+        "    res = torch.bmm(x1, x2)\n"
+        "RuntimeError: Invalid buffer size: 19.45 GB\n",
+        &rep);
+    assert_int_equal(e->bytes.requested, 20884278477LL); /* 19.45 * 2^30, rounded */
+    oom_report_release(&rep);
+    e = scan_primary("- **Exception Message:** Invalid buffer size: 19.38 GiB\n", &rep);
+    assert_int_equal(e->bytes.requested, 20809116549LL);
+    oom_report_release(&rep);
+    /* guard: ffmpeg's decoder names a packet's buffer, no allocation */
+    expect_no_gpu_oom("[rawvideo @ 0x654c1c0] Invalid buffer size, packet size 65536 < expected frame_size 2359296\n"
+                      "Error while decoding stream #0:0: Invalid argument\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ray_memory_monitor_old_name),
         cmocka_unit_test(test_infer_on_validation_loader),
+        cmocka_unit_test(test_mps_invalid_buffer_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
