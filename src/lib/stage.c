@@ -3086,8 +3086,9 @@ static const char *const loader_parts[] = {"loader", "dataloader", "queue"};
  * darts cnn/train.py; the same line over an OOM in quark0/darts#27 and
  * yuhuixu1993/PC-DARTS#16, and heldout66 h66-51's train_imagenet.py),
  * "predict(model, val_loader)". Without the loader it stays the forward
- * its name says (a web demo's "infer(image)"); with a test loader too: a
- * test split may be predicted for a submission, no evaluation. (open66) */
+ * its name says (a web demo's "infer(image)"), and so it does with a test
+ * loader (a test split may be predicted for a submission; the loop above
+ * refuses a loader with no validation part). (open66) */
 static const char *const infer_parts[] = {"infer", "inference", "predict"};
 
 /* The function a call line calls: the last name before its first '(' ("infer"
