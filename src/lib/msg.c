@@ -134,6 +134,15 @@ static const struct msg_clause clauses_mps[] = {
     {NULL, 0},
 };
 
+/* MPS's refusal of one buffer larger than the device allows: "RuntimeError:
+ * Invalid buffer size: 17.62 GB" (pytorch/pytorch aten/src/ATen/mps/
+ * MPSAllocator.mm, the size by format_size, 1024-based; "19.38 GiB" in
+ * newer releases) */
+static const struct msg_clause clauses_mps_buffer[] = {
+    {"Invalid buffer size: %s", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_jax[] = {
     {"(%dB)", MSG_F_REQUESTED}, /* exact figure first: "1.00GiB (1073741824B)" */
     {"Attempting to allocate %s", MSG_F_REQUESTED}, /* TPU HBM: "196.00M" */
@@ -1450,6 +1459,24 @@ static const struct msg_rule rules[] = {
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mps,
+     .near = near_none},
+    /* MPS's allocator refusing one buffer over the device's largest
+     * ("TORCH_CHECK(size < m_max_buffer_size, \"Invalid buffer size: \",
+     * format_size(size))", pytorch/pytorch aten/src/ATen/mps/
+     * MPSAllocator.mm): a request the Apple GPU cannot hold, read as an
+     * OOM by PyTorch's maintainers (pytorch/pytorch#141909 "Invalid buffer
+     * size: 19.45 GB" from one torch.bmm; huggingface/diffusers#5894 =
+     * heldout55 h55-35; kijai/ComfyUI-SUPIR#151 "19.38 GiB";
+     * kijai/ComfyUI-MimicMotionWrapper#74 "50.62 GB"; heldout66 h66-07).
+     * The colon and size are needed: ffmpeg's "Invalid buffer size, packet
+     * size 65536 < expected frame_size" is a decoder's (h18-49). (open66) */
+    {.kind = "pytorch-mps",
+     .framework = "pytorch",
+     .need = {"Invalid buffer size: "},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_mps_buffer,
      .near = near_none},
     /* ... known only by its closing advice, which no other
      * message prints (pytorch/pytorch aten/src/ATen/mps/MPSAllocator.mm,
@@ -3389,10 +3416,16 @@ static const struct msg_rule rules[] = {
      * "ray.exceptions.OutOfMemoryError: Task was killed due to the node
      * running low on memory." (ray-project/ray doc/source/ray-core/
      * scheduling/ray-oom-prevention.rst; hiyouga/EasyR1#59 = heldout42
-     * h42-12): host memory, before the PyTorch rows read its class name. */
+     * h42-12): host memory, before the PyTorch rows read its class name.
+     * Ray before 2.0 raised the monitor's error as RayOutOfMemoryError
+     * ("ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory
+     * on node eric-ThinkPad is used (11.8 / 12.3 GB)", ray-project/ray#3323,
+     * the change that added it; "RayTaskError(RayOutOfMemoryError)",
+     * ray-project/ray#20906; ray-project/ray#10431's title; heldout66
+     * h66-35): the same node's host memory. (open66) */
     {.kind = "host-oom-killer",
      .framework = "host",
-     .any = {"ray.exceptions.OutOfMemoryError", "node running low on memory"},
+     .any = {"ray.exceptions.OutOfMemoryError", "node running low on memory", "RayOutOfMemoryError"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,

@@ -3085,7 +3085,30 @@ static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
  * '='), not an index ("loaders['val']"); a loop over the loader ("for b in
  * val_loader:") fetches data, read above. */
 static const char *const val_parts[] = {"val", "valid", "validation", "eval"};
-static const char *const loader_parts[] = {"loader", "dataloader"};
+/* DARTS and its forks name their loaders queues ("train_queue",
+ * "valid_queue": quark0/darts cnn/train_search.py) */
+static const char *const loader_parts[] = {"loader", "dataloader", "queue"};
+/* A function named for inference ("infer", "inference", "predict") that
+ * is handed the validation loader runs the validation pass: DARTS'
+ * "valid_acc, valid_obj = infer(valid_queue, model, criterion)" (quark0/
+ * darts cnn/train.py; the same line over an OOM in quark0/darts#27 and
+ * yuhuixu1993/PC-DARTS#16, and heldout66 h66-51's train_imagenet.py),
+ * "predict(model, val_loader)". Without the loader it stays the forward
+ * its name says (a web demo's "infer(image)"), and so it does with a test
+ * loader (a test split may be predicted for a submission; the loop above
+ * refuses a loader with no validation part). (open66) */
+static const char *const infer_parts[] = {"infer", "inference", "predict"};
+
+/* The function a call line calls: the last name before its first '(' ("infer"
+ * in "a, b = infer(valid_queue, model)", "predict" in "self.predict(x)"). */
+static bool callee_has_part(const char *text, const char *open, const char *const *parts, size_t count)
+{
+    const char *e = open;
+    while (e > text && e[-1] == ' ') e--;
+    const char *b = e;
+    while (b > text && ident(b[-1])) b--;
+    return b < e && has_part(b, (size_t)(e - b), parts, count);
+}
 
 static bool phase_literal(const char *text, const char *end, const char *q)
 {
@@ -3125,6 +3148,7 @@ static unsigned eval_phase_call_bits(const char *text, size_t len)
         }
         q += k - 1;
     }
+    if (val_loader && !phase) phase = callee_has_part(text, open, infer_parts, sizeof infer_parts / sizeof infer_parts[0]);
     return val_loader && phase ? 1u << OOM_STAGE_EVAL : 0;
 }
 
