@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -4383,7 +4384,10 @@ static const struct msg_rule rules[] = {
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .need = {"memory allocation of ", " bytes failed"},
-     .unless = {"CUDA", "cuda", "GPU", "gpu", "hip", "device"},
+     /* whole words, any case: "a chip's", "we ship" name no device;
+      * "Device memory allocation of ..." does */
+     .unless = {"CUDA", "GPU", "GPUs", "HIP", "device", "devices"},
+     .unless_words = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -4529,6 +4533,22 @@ static bool has_word(const char *text, size_t len, const char *lit, bool start)
         bool left = !start || hit == text || !isalnum((unsigned char)hit[-1]);
         if (left && (hit + ll == end || !isalnum((unsigned char)hit[ll]))) return true;
         p = hit + 1;
+    }
+    return false;
+}
+
+/* One of set[] (any case) is a whole word of the text: a run of letters and
+ * digits ("HIP" in "HIP error", not in "chip"; "Device" for "device"). */
+static bool has_word_of(const char *text, size_t len, const char *const *set, size_t cap)
+{
+    for (size_t i = 0; i < len;) {
+        if (!isalnum((unsigned char)text[i])) {
+            i++;
+            continue;
+        }
+        size_t ws = i;
+        while (i < len && isalnum((unsigned char)text[i])) i++;
+        if (strbuf_word_in(text + ws, i - ws, set, cap)) return true;
     }
     return false;
 }
@@ -5133,10 +5153,49 @@ static size_t add_anchor(const char *a, const char **out, size_t n, size_t cap)
  * (test_diagnose_msg checks that the scan finds each). */
 static char sentence_forms[SENTENCE_FORMS][SENTENCE_LEN];
 
+/* English contractions: a rule string's apostrophe between letters
+ * ("couldn't", "can't", "isn't") is also met by the typographic one, U+2019
+ * ("couldn\u2019t"), which editors, chat tools and forum software put in
+ * pasted text. msg_classify reads such a text with its typographic
+ * apostrophes made straight, and each anchor with a straight one has a
+ * typographic twin, so every row with a contraction takes both. */
+#define CURLY "\xe2\x80\x99"
+#define CURLY_FORMS 16
+#define CURLY_LEN 96
+static char curly_forms[CURLY_FORMS][CURLY_LEN];
+
+/* Does text[i] hold an apostrophe between letters (straight: 1 byte;
+ * typographic: 3)? Its length, else 0. */
+static size_t contraction_at(const char *text, size_t len, size_t i)
+{
+    if (i == 0 || !isalpha((unsigned char)text[i - 1])) return 0;
+    size_t n = text[i] == '\'' ? 1 : i + 3 <= len && !memcmp(text + i, CURLY, 3) ? 3 : 0;
+    return n && i + n < len && isalpha((unsigned char)text[i + n]) ? n : 0;
+}
+
+/* lit with its contractions' apostrophes typographic into buf; NULL when it
+ * has none (or does not fit). */
+static const char *curly_form(const char *lit, char *buf, size_t size)
+{
+    size_t n = strlen(lit), k = 0;
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        if (k + 4 > size) return NULL;
+        if (contraction_at(lit, n, i) == 1) {
+            memcpy(buf + k, CURLY, 3);
+            k += 3;
+            any = true;
+        } else
+            buf[k++] = lit[i];
+    }
+    buf[k] = '\0';
+    return any ? buf : NULL;
+}
+
 /* A rule is found through one of its strings: every any[] string (any one
  * may be the only one present) and its sentence form, else its longest
  * need[] string. A string that contains another anchor needs no anchor of
- * its own. */
+ * its own. An anchor with a contraction has its typographic twin too. */
 static size_t anchors_derive(const char **out, size_t cap)
 {
     size_t n = 0, forms = 0;
@@ -5157,6 +5216,12 @@ static size_t anchors_derive(const char **out, size_t cap)
         }
         if (!done && best) n = add_anchor(best, out, n, cap);
     }
+    /* the twins: neither covers nor is covered by another anchor (the
+     * straight form would be), so the list holds still as they go in */
+    size_t straight = n, forms_c = 0;
+    for (size_t i = 0; i < straight && forms_c < CURLY_FORMS; i++)
+        if (curly_form(out[i], curly_forms[forms_c], CURLY_LEN))
+            n = add_anchor(curly_forms[forms_c++], out, n, cap);
     return n;
 }
 
@@ -5264,7 +5329,28 @@ static bool byte_pairs_may_hold(const struct byte_pairs *bp, const char *lit)
     return true;
 }
 
+static const struct msg_rule *classify(const char *text, size_t len);
+
 const struct msg_rule *msg_classify(const char *text, size_t len)
+{
+    /* typographic apostrophes in contractions made straight (curly_form) */
+    const char *c = len >= 3 ? memmem(text, len, CURLY, 3) : NULL;
+    if (!c) return classify(text, len);
+    char *copy = malloc(len + 1);
+    if (!copy) return classify(text, len);
+    size_t k = 0;
+    for (size_t i = 0; i < len;) {
+        size_t n = contraction_at(text, len, i);
+        copy[k++] = n == 3 ? '\'' : text[i];
+        i += n == 3 ? 3 : 1;
+    }
+    copy[k] = '\0';
+    const struct msg_rule *r = classify(copy, k);
+    free(copy);
+    return r;
+}
+
+static const struct msg_rule *classify(const char *text, size_t len)
 {
     struct byte_pairs bp;
     byte_pairs_of(text, len, &bp);
@@ -5282,8 +5368,11 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
                      rule_has_any(r, text, len, r->any[i]);
             if (!ok) continue;
         }
-        for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++)
-            ok = !(byte_pairs_may_hold(&bp, r->unless[i]) && has(text, len, r->unless[i]));
+        if (r->unless_words)
+            ok = !has_word_of(text, len, r->unless, MSG_UNLESS_MAX);
+        else
+            for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++)
+                ok = !(byte_pairs_may_hold(&bp, r->unless[i]) && has(text, len, r->unless[i]));
         if (!ok || (r->shape && !msg_matches(r->shape, text, len))) continue;
         return r;
     }

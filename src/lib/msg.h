@@ -108,6 +108,8 @@ struct msg_rule {
     const char *need[3];   /* all must occur */
     const char *any[MSG_ANY_MAX]; /* one must occur (when any[0]) */
     const char *unless[MSG_UNLESS_MAX]; /* none may occur */
+    bool unless_words;     /* unless[] strings count only as whole words, any case ("HIP",
+                              not inside "chip" or "ship"; "Device" as "device") */
     bool gpu_oom;
     enum msg_role role;
     bool fold;             /* fold repeats of this kind from the same writer */
