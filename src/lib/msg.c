@@ -1420,8 +1420,9 @@ static const struct msg_rule rules[] = {
      * causes. (1) The process is killed by SIGKILL by OOM killer due to high
      * memory usage. (2) ray stop --force is called. (3) ..." Ray's docs give
      * it as what ray.get raises when the Linux OOM killer killed the worker
-     * (ray-project/ray doc/source/ray-observability/user-guides/debug-apps/
-     * debug-memory.rst, code index id 37143870002). Before host-words, whose
+     * (ray-project/ray:doc/source/ray-observability/monitoring-debugging/
+     * troubleshoot-failures.rst, the same words later in user-guides/
+     * debug-apps/debug-memory.rst). Before host-words, whose
      * "OOM kill" would take the line and, with the traceback above it, make
      * no event (verl threads, heldout19 h19-12/-13, heldout30 h30-106). */
     {.kind = "host-oom-killer",
@@ -2905,7 +2906,8 @@ static const struct msg_rule rules[] = {
      * "pyopencl._cl.MemoryError: clEnqueueNDRangeKernel failed:
      * MEM_OBJECT_ALLOCATION_FAILURE", older releases in words, "mem object
      * allocation failure" (inducer/pyopencl src/wrap_cl_part_1.cpp's
-     * exception translator, code index id 105918794; src/cpp/cl.hpp). */
+     * exception translator, later inducer/pyopencl:src/wrap_constants.cpp's
+     * register_exception_translator; src/cpp/cl.hpp). */
     /* TIGRE's CUDA errors (near_tigre): "CBCT:CUDA:Ax out of memory" is
      * cudaErrorMemoryAllocation's string under the module's id. */
     {.kind = "tigre",
@@ -4141,8 +4143,9 @@ static const struct msg_rule rules[] = {
      * cudaErrorLaunchOutOfResources, "too many resources requested for
      * launch" (NVIDIA's CUDA Runtime API error types); CUDA.jl prints the
      * enum without its CUDA_ prefix, "(code 701,
-     * ERROR_LAUNCH_OUT_OF_RESOURCES)" (JuliaGPU/CUDA.jl lib/cudadrv/error.jl
-     * showerror, code index id 2448701063; a Flux issue, heldout32 h32-85).
+     * ERROR_LAUNCH_OUT_OF_RESOURCES)" (its showerror, JuliaGPU/CUDAdrv.jl:
+     * src/error.jl@aee96854, now JuliaGPU/CUDA.jl lib/cudadrv/error.jl; a
+     * Flux issue, heldout32 h32-85).
      * Not Intel's Unified Runtime "OUT_OF_RESOURCES" alone, nor Triton's
      * "out of resource: shared memory" (triton-shared-memory). The runtime's
      * cudaErrorInvalidConfiguration (9), "invalid configuration argument": a
