@@ -988,6 +988,33 @@ static const struct msg_near near_cuda_error[] = {
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
 
+/* A C++ exception's what() that ends in ": out of memory" (the what() row)
+ * is the device's only where the device is named: thrust's system_error
+ * class on the terminate line above it ("terminate called after throwing
+ * an instance of 'thrust::system::system_error'" / "what():  parallel_for
+ * failed: out of memory", dmlc/xgboost#3756), a CUDA source or call on its
+ * own line ("what():  .../common/device_helpers.cuh(456): out of memory",
+ * dmlc/xgboost#2874), or the paste's CUDA or GPU words above it. Else it is
+ * a host library's error string: SQLite's for SQLITE_NOMEM (and for a
+ * misuse, ROCm/MIOpen#187), "Failed to prepare query \"SELECT 1\": out of
+ * memory" through DuckDB's sqlite scanner (duckdb/duckdb-node#173). Own line
+ * too (near_own_line). (left23) */
+static const struct msg_near near_what_oom[] = {
+    {"thrust::", MSG_F_DEVICE, 3, 0},
+    {"device", MSG_F_DEVICE, 2, 0},
+    {"cuda", MSG_F_DEVICE, 40, 2},
+    {"CUDA", MSG_F_DEVICE, 40, 2},
+    {"Cuda", MSG_F_DEVICE, 40, 2},
+    {"GPU", MSG_F_DEVICE, 40, 2},
+    {"gpu", MSG_F_DEVICE, 40, 2},
+    {"current device: %d", MSG_F_GPU, 0, 2},
+    {"- Free memory: %s", MSG_F_FREE, 0, 3},
+    {"- Free memory: %d", MSG_F_FREE, 0, 3},
+    {"- Requested memory: %s", MSG_F_REQUESTED, 0, 3},
+    {"- Requested memory: %d", MSG_F_REQUESTED, 0, 3},
+    {NULL, 0, 0, 0},
+};
+
 /* PaddlePaddle 1.x's buddy allocator, after its system allocator's "Cannot
  * malloc 20031.3 MB GPU memory" (the pool's next chunk, not the request),
  * logs what the caller asked for and what the device had: "Cannot allocate
@@ -3038,16 +3065,21 @@ static const struct msg_rule rules[] = {
      * updater, dmlc/xgboost#2874 = heldout64 h64-42). The same what()
      * carries the other errors ("device free failed:
      * cudaErrorIllegalAddress: an illegal memory access was encountered",
-     * NVIDIA/thrust#1636): only the allocation's string is this row. */
-    {.kind = "cuda-error",
-     .framework = "cuda",
+     * NVIDIA/thrust#1636): only the allocation's string is this row. A
+     * host library's what() ends in the same words (SQLite's error string):
+     * read as the host's, the event is the device's only where its line, the
+     * terminate line above or the paste's CUDA words name the device
+     * (near_what_oom, MSG_F_DEVICE). (left23) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
      .need = {"what():", ": out of memory"},
      .word_end = true,
-     .gpu_oom = OOM,
+     .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_error,
-     .near = near_cuda_error},
+     .near = near_what_oom,
+     .near_own_line = true},
     /* ... and PyTorch's check of a HIP call under ROCm (c10/cuda's
      * C10_CUDA_CHECK hipified: "HIP error: " + hipGetErrorString): "RuntimeError:
      * HIP error: out of memory". (srcfam) HIP's error name, hipErrorOutOfMemory
@@ -5885,6 +5917,11 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         ev->gpu_oom = false;
         ev->kind = host_kind_of(ev);
         ev->framework = "host";
+        return;
+    case MSG_F_DEVICE:
+        ev->gpu_oom = true;
+        ev->kind = "cuda-error";
+        ev->framework = "cuda";
         return;
     case MSG_F_OOM_COUNT:
         ev->gpu_oom = num > 0;

@@ -75,6 +75,8 @@ enum msg_field {
     MSG_F_DTYPE,  /* "%t": a dtype named apart from the shape (TF T=DT_FLOAT) */
     MSG_F_OOM_COUNT, /* "%d": a count of OOMs; > 0 makes the event a GPU OOM */
     MSG_F_HOST,   /* the pattern's presence makes the event a host-memory look-alike */
+    MSG_F_DEVICE, /* the pattern's presence names the device: a host-read event is the CUDA
+                     runtime's GPU OOM (cuda-error) */
 };
 
 /* A clause pattern is literal text where ' ' matches any run of blanks

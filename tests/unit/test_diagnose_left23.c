@@ -138,12 +138,52 @@ static void test_absurd_request_launch_blocking(void **state)
     assert_non_null(strstr(a, "CUDA_LAUNCH_BLOCKING=1"));
 }
 
+/* A C++ exception's what() ending in ": out of memory" is the device's only
+ * where the device is named (thrust's class on the terminate line above,
+ * dmlc/xgboost#3756; a CUDA helper's path on its line, dmlc/xgboost#2874;
+ * the paste's CUDA words); else a host library's error string, SQLite's
+ * "out of memory" (ROCm/MIOpen#187) through DuckDB's sqlite scanner
+ * (duckdb/duckdb-node#173). */
+static void test_what_out_of_memory_needs_device(void **state)
+{
+    (void)state;
+    static const char host[] =
+        "terminate called after throwing an instance of 'duckdb::IOException'\n"
+        "  what():  Failed to prepare query \"SELECT 1\": out of memory\n"
+        "Aborted (core dumped)\n";
+    struct oom_report rep;
+    scan_log(host, &rep);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events > 0);
+    assert_string_equal(rep.events[0].kind, "host-cpu-alloc");
+    oom_report_release(&rep);
+    /* guards: the device named above, on the line, or in the paste */
+    const struct oom_event *e = scan_primary(
+        "terminate called after throwing an instance of 'thrust::system::system_error'\n"
+        "  what():  parallel_for failed: out of memory\n",
+        &rep);
+    assert_string_equal(e->kind, "cuda-error");
+    assert_string_equal(e->framework, "cuda");
+    oom_report_release(&rep);
+    e = scan_primary("  what():  /home/u/xgboost/src/common/device_helpers.cuh(456): out of memory\n", &rep);
+    assert_string_equal(e->kind, "cuda-error");
+    oom_report_release(&rep);
+    e = scan_primary("[12:00:01] Training with tree_method=gpu_hist on 1 GPU\n"
+                     "[12:00:05] 0\ttrain-rmse:0.50\n"
+                     "terminate called after throwing an instance of 'dmlc::Error'\n"
+                     "  what():  parallel_for failed: out of memory\n",
+                     &rep);
+    assert_string_equal(e->kind, "cuda-error");
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rust_alloc_unless_words),
         cmocka_unit_test(test_curly_apostrophe),
         cmocka_unit_test(test_absurd_request_launch_blocking),
+        cmocka_unit_test(test_what_out_of_memory_needs_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
