@@ -6453,6 +6453,40 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
     px->body = at;
 }
 
+bool msg_names_srun(const char *p, size_t n)
+{
+    /* srun --label: SchedMD/slurm src/api/step_io.c; ctest's "242: ..."
+     * (PaddlePaddle/Paddle#6265, Kitware/CMake:Source/CTest/
+     * cmCTestRunTest.cxx) is the case it keeps out */
+    static const char *const marks[] = {"srun", "slurmstepd"};
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        size_t m = strlen(marks[k]);
+        for (const char *q = memmem(p, n, marks[k], m); q; q = memmem(q + 1, n - (size_t)(q + 1 - p), marks[k], m)) {
+            size_t i = (size_t)(q - p);
+            if ((i == 0 || !isalnum((unsigned char)p[i - 1])) &&
+                (i + m == n || p[i + m] == ' ' || p[i + m] == ':' || p[i + m] == '\t'))
+                return true;
+        }
+    }
+    return false;
+}
+
+void msg_prefix_unlabel(const char *clean, size_t n, struct msg_prefix *px)
+{
+    if (!px->task_label) return;
+    if (px->task_label_padded) {
+        *px = (struct msg_prefix){.rank = -1, .dev = -1, .pid = -1};
+        return;
+    }
+    size_t k = 0;
+    while (k < n && isdigit((unsigned char)clean[k])) k++;
+    if (k + 1 < n && clean[k] == ':' && clean[k + 1] == ' ') k += 2;
+    msg_prefix_parse(clean + k, n - k, px);
+    px->body += k;
+    if (px->task_label) px->rank = -1;
+    px->task_label = false;
+}
+
 int msg_task_label(const char *line, size_t len)
 {
     int t = 0;
