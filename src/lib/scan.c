@@ -4231,7 +4231,7 @@ static void root_cause_rank(struct scan *s, const struct view *v)
         /* at: the line after the table's; a table that ends above the event is an earlier one */
         if (at < v->len && view_line(s, v, at) <= ev->line) continue;
         if (ev->line >= from_line && ev->line < root_line) return; /* another worker's failure */
-        if (rank >= 0 && !restart_between(s, v, from, ev->line)) ev->rank = (int)rank;
+        if (rank >= 0 && !restart_between(s, v, from, ev->line)) ev->rank = (int)rank, ev->rank_from_table = true;
         return;
     }
 }
