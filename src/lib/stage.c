@@ -610,9 +610,9 @@ static const struct stage_word frame_words[] = {
      * later controller/tp_worker.py: exposed_step -> forward_step ->
      * forward_fill_batch for a prefill batch, forward_decode_batch for a
      * decode step; sgl-project/sglang#1087 = heldout15 h15-31, the
-     * prepare_for_extend and batch.sample tracebacks of find_string "in
-     * forward_fill_batch" / "in forward_decode_batch", ids 31011500129,
-     * 30963561130; heldout53 h53-14): serving, generate, though the model's
+     * tracebacks through forward_fill_batch -> prepare_for_extend
+     * (sgl-project/sglang#165) and forward_decode_batch
+     * (sgl-project/sglang#154); heldout53 h53-14): serving, generate, though the model's
      * forward runs inside */
     {", in forward_fill_batch", OOM_STAGE_GENERATE, false}, {", in forward_decode_batch", OOM_STAGE_GENERATE, false},
     /* MLC LLM's chat module loading a model through TVM's runtime, as its
