@@ -391,9 +391,17 @@ static int read_log(struct log_result *l, struct oomlab_err *err)
                              .tail_bytes = TREND_TAIL};
     if (logscan_path_opts(l->path, &l->rep, &o, &l->info, err) < 0) return -1;
     steps_memory_trend_of(&l->series, &l->trend);
-    int path_rank = jobs_rank_of_path(l->path); /* logs/ID_rank3.log: rank 3's own */
+    /* logs/ID_rank3.log: rank 3's own output, so its events are rank 3's:
+     * the file's rank is who printed them; torchelastic's Root Cause record
+     * names the rank that failed first, which may be another (the table the
+     * agent printed into this log), so the file's rank replaces it; a rank
+     * the message states stays. (left23) */
+    int path_rank = jobs_rank_of_path(l->path);
     for (size_t i = 0; i < l->rep.n_events && path_rank >= 0; i++)
-        if (l->rep.events[i].rank < 0) l->rep.events[i].rank = path_rank;
+        if (l->rep.events[i].rank < 0 || l->rep.events[i].rank_from_table) {
+            l->rep.events[i].rank = path_rank;
+            l->rep.events[i].rank_from_table = false;
+        }
     for (size_t i = 0; i < l->rep.n_events && l->n_ranks < OOM_MAX_EVENTS; i++)
         if (l->rep.events[i].rank >= 0) l->ranks[l->n_ranks++] = l->rep.events[i].rank;
     return 0;

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -996,6 +997,33 @@ static const struct msg_near near_cuda_error[] = {
 };
 static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
 
+/* A C++ exception's what() that ends in ": out of memory" (the what() row)
+ * is the device's only where the device is named: thrust's system_error
+ * class on the terminate line above it ("terminate called after throwing
+ * an instance of 'thrust::system::system_error'" / "what():  parallel_for
+ * failed: out of memory", dmlc/xgboost#3756), a CUDA source or call on its
+ * own line ("what():  .../common/device_helpers.cuh(456): out of memory",
+ * dmlc/xgboost#2874), or the paste's CUDA or GPU words above it. Else it is
+ * a host library's error string: SQLite's for SQLITE_NOMEM (and for a
+ * misuse, ROCm/MIOpen#187), "Failed to prepare query \"SELECT 1\": out of
+ * memory" through DuckDB's sqlite scanner (duckdb/duckdb-node#173). Own line
+ * too (near_own_line). (left23) */
+static const struct msg_near near_what_oom[] = {
+    {"thrust::", MSG_F_DEVICE, 3, 0},
+    {"device", MSG_F_DEVICE, 2, 0},
+    {"cuda", MSG_F_DEVICE, 40, 2},
+    {"CUDA", MSG_F_DEVICE, 40, 2},
+    {"Cuda", MSG_F_DEVICE, 40, 2},
+    {"GPU", MSG_F_DEVICE, 40, 2},
+    {"gpu", MSG_F_DEVICE, 40, 2},
+    {"current device: %d", MSG_F_GPU, 0, 2},
+    {"- Free memory: %s", MSG_F_FREE, 0, 3},
+    {"- Free memory: %d", MSG_F_FREE, 0, 3},
+    {"- Requested memory: %s", MSG_F_REQUESTED, 0, 3},
+    {"- Requested memory: %d", MSG_F_REQUESTED, 0, 3},
+    {NULL, 0, 0, 0},
+};
+
 /* PaddlePaddle 1.x's buddy allocator, after its system allocator's "Cannot
  * malloc 20031.3 MB GPU memory" (the pool's next chunk, not the request),
  * logs what the caller asked for and what the device had: "Cannot allocate
@@ -1428,8 +1456,9 @@ static const struct msg_rule rules[] = {
      * causes. (1) The process is killed by SIGKILL by OOM killer due to high
      * memory usage. (2) ray stop --force is called. (3) ..." Ray's docs give
      * it as what ray.get raises when the Linux OOM killer killed the worker
-     * (ray-project/ray doc/source/ray-observability/user-guides/debug-apps/
-     * debug-memory.rst, code index id 37143870002). Before host-words, whose
+     * (ray-project/ray:doc/source/ray-observability/monitoring-debugging/
+     * troubleshoot-failures.rst, the same words later in user-guides/
+     * debug-apps/debug-memory.rst). Before host-words, whose
      * "OOM kill" would take the line and, with the traceback above it, make
      * no event (verl threads, heldout19 h19-12/-13, heldout30 h30-106). */
     {.kind = "host-oom-killer",
@@ -2942,7 +2971,8 @@ static const struct msg_rule rules[] = {
      * "pyopencl._cl.MemoryError: clEnqueueNDRangeKernel failed:
      * MEM_OBJECT_ALLOCATION_FAILURE", older releases in words, "mem object
      * allocation failure" (inducer/pyopencl src/wrap_cl_part_1.cpp's
-     * exception translator, code index id 105918794; src/cpp/cl.hpp). */
+     * exception translator, later inducer/pyopencl:src/wrap_constants.cpp's
+     * register_exception_translator; src/cpp/cl.hpp). */
     /* TIGRE's CUDA errors (near_tigre): "CBCT:CUDA:Ax out of memory" is
      * cudaErrorMemoryAllocation's string under the module's id. */
     {.kind = "tigre",
@@ -3073,16 +3103,21 @@ static const struct msg_rule rules[] = {
      * updater, dmlc/xgboost#2874 = heldout64 h64-42). The same what()
      * carries the other errors ("device free failed:
      * cudaErrorIllegalAddress: an illegal memory access was encountered",
-     * NVIDIA/thrust#1636): only the allocation's string is this row. */
-    {.kind = "cuda-error",
-     .framework = "cuda",
+     * NVIDIA/thrust#1636): only the allocation's string is this row. A
+     * host library's what() ends in the same words (SQLite's error string):
+     * read as the host's, the event is the device's only where its line, the
+     * terminate line above or the paste's CUDA words name the device
+     * (near_what_oom, MSG_F_DEVICE). (left23) */
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
      .need = {"what():", ": out of memory"},
      .word_end = true,
-     .gpu_oom = OOM,
+     .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_cuda_error,
-     .near = near_cuda_error},
+     .near = near_what_oom,
+     .near_own_line = true},
     /* ... and PyTorch's check of a HIP call under ROCm (c10/cuda's
      * C10_CUDA_CHECK hipified: "HIP error: " + hipGetErrorString): "RuntimeError:
      * HIP error: out of memory". (srcfam) HIP's error name, hipErrorOutOfMemory
@@ -4184,8 +4219,9 @@ static const struct msg_rule rules[] = {
      * cudaErrorLaunchOutOfResources, "too many resources requested for
      * launch" (NVIDIA's CUDA Runtime API error types); CUDA.jl prints the
      * enum without its CUDA_ prefix, "(code 701,
-     * ERROR_LAUNCH_OUT_OF_RESOURCES)" (JuliaGPU/CUDA.jl lib/cudadrv/error.jl
-     * showerror, code index id 2448701063; a Flux issue, heldout32 h32-85).
+     * ERROR_LAUNCH_OUT_OF_RESOURCES)" (its showerror, JuliaGPU/CUDAdrv.jl:
+     * src/error.jl@aee96854, now JuliaGPU/CUDA.jl lib/cudadrv/error.jl; a
+     * Flux issue, heldout32 h32-85).
      * Not Intel's Unified Runtime "OUT_OF_RESOURCES" alone, nor Triton's
      * "out of resource: shared memory" (triton-shared-memory). The runtime's
      * cudaErrorInvalidConfiguration (9), "invalid configuration argument": a
@@ -4427,7 +4463,10 @@ static const struct msg_rule rules[] = {
     {.kind = "host-cpu-alloc",
      .framework = "host",
      .need = {"memory allocation of ", " bytes failed"},
-     .unless = {"CUDA", "cuda", "GPU", "gpu", "hip", "device"},
+     /* whole words, any case: "a chip's", "we ship" name no device;
+      * "Device memory allocation of ..." does */
+     .unless = {"CUDA", "GPU", "GPUs", "HIP", "device", "devices"},
+     .unless_words = true,
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -4573,6 +4612,22 @@ static bool has_word(const char *text, size_t len, const char *lit, bool start)
         bool left = !start || hit == text || !isalnum((unsigned char)hit[-1]);
         if (left && (hit + ll == end || !isalnum((unsigned char)hit[ll]))) return true;
         p = hit + 1;
+    }
+    return false;
+}
+
+/* One of set[] (any case) is a whole word of the text: a run of letters and
+ * digits ("HIP" in "HIP error", not in "chip"; "Device" for "device"). */
+static bool has_word_of(const char *text, size_t len, const char *const *set, size_t cap)
+{
+    for (size_t i = 0; i < len;) {
+        if (!isalnum((unsigned char)text[i])) {
+            i++;
+            continue;
+        }
+        size_t ws = i;
+        while (i < len && isalnum((unsigned char)text[i])) i++;
+        if (strbuf_word_in(text + ws, i - ws, set, cap)) return true;
     }
     return false;
 }
@@ -5177,10 +5232,49 @@ static size_t add_anchor(const char *a, const char **out, size_t n, size_t cap)
  * (test_diagnose_msg checks that the scan finds each). */
 static char sentence_forms[SENTENCE_FORMS][SENTENCE_LEN];
 
+/* English contractions: a rule string's apostrophe between letters
+ * ("couldn't", "can't", "isn't") is also met by the typographic one, U+2019
+ * ("couldn\u2019t"), which editors, chat tools and forum software put in
+ * pasted text. msg_classify reads such a text with its typographic
+ * apostrophes made straight, and each anchor with a straight one has a
+ * typographic twin, so every row with a contraction takes both. */
+#define CURLY "\xe2\x80\x99"
+#define CURLY_FORMS 16
+#define CURLY_LEN 96
+static char curly_forms[CURLY_FORMS][CURLY_LEN];
+
+/* Does text[i] hold an apostrophe between letters (straight: 1 byte;
+ * typographic: 3)? Its length, else 0. */
+static size_t contraction_at(const char *text, size_t len, size_t i)
+{
+    if (i == 0 || !isalpha((unsigned char)text[i - 1])) return 0;
+    size_t n = text[i] == '\'' ? 1 : i + 3 <= len && !memcmp(text + i, CURLY, 3) ? 3 : 0;
+    return n && i + n < len && isalpha((unsigned char)text[i + n]) ? n : 0;
+}
+
+/* lit with its contractions' apostrophes typographic into buf; NULL when it
+ * has none (or does not fit). */
+static const char *curly_form(const char *lit, char *buf, size_t size)
+{
+    size_t n = strlen(lit), k = 0;
+    bool any = false;
+    for (size_t i = 0; i < n; i++) {
+        if (k + 4 > size) return NULL;
+        if (contraction_at(lit, n, i) == 1) {
+            memcpy(buf + k, CURLY, 3);
+            k += 3;
+            any = true;
+        } else
+            buf[k++] = lit[i];
+    }
+    buf[k] = '\0';
+    return any ? buf : NULL;
+}
+
 /* A rule is found through one of its strings: every any[] string (any one
  * may be the only one present) and its sentence form, else its longest
  * need[] string. A string that contains another anchor needs no anchor of
- * its own. */
+ * its own. An anchor with a contraction has its typographic twin too. */
 static size_t anchors_derive(const char **out, size_t cap)
 {
     size_t n = 0, forms = 0;
@@ -5201,6 +5295,12 @@ static size_t anchors_derive(const char **out, size_t cap)
         }
         if (!done && best) n = add_anchor(best, out, n, cap);
     }
+    /* the twins: neither covers nor is covered by another anchor (the
+     * straight form would be), so the list holds still as they go in */
+    size_t straight = n, forms_c = 0;
+    for (size_t i = 0; i < straight && forms_c < CURLY_FORMS; i++)
+        if (curly_form(out[i], curly_forms[forms_c], CURLY_LEN))
+            n = add_anchor(curly_forms[forms_c++], out, n, cap);
     return n;
 }
 
@@ -5308,7 +5408,28 @@ static bool byte_pairs_may_hold(const struct byte_pairs *bp, const char *lit)
     return true;
 }
 
+static const struct msg_rule *classify(const char *text, size_t len);
+
 const struct msg_rule *msg_classify(const char *text, size_t len)
+{
+    /* typographic apostrophes in contractions made straight (curly_form) */
+    const char *c = len >= 3 ? memmem(text, len, CURLY, 3) : NULL;
+    if (!c) return classify(text, len);
+    char *copy = malloc(len + 1);
+    if (!copy) return classify(text, len);
+    size_t k = 0;
+    for (size_t i = 0; i < len;) {
+        size_t n = contraction_at(text, len, i);
+        copy[k++] = n == 3 ? '\'' : text[i];
+        i += n == 3 ? 3 : 1;
+    }
+    copy[k] = '\0';
+    const struct msg_rule *r = classify(copy, k);
+    free(copy);
+    return r;
+}
+
+static const struct msg_rule *classify(const char *text, size_t len)
 {
     struct byte_pairs bp;
     byte_pairs_of(text, len, &bp);
@@ -5326,8 +5447,11 @@ const struct msg_rule *msg_classify(const char *text, size_t len)
                      rule_has_any(r, text, len, r->any[i]);
             if (!ok) continue;
         }
-        for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++)
-            ok = !(byte_pairs_may_hold(&bp, r->unless[i]) && has(text, len, r->unless[i]));
+        if (r->unless_words)
+            ok = !has_word_of(text, len, r->unless, MSG_UNLESS_MAX);
+        else
+            for (size_t i = 0; ok && i < MSG_UNLESS_MAX && r->unless[i]; i++)
+                ok = !(byte_pairs_may_hold(&bp, r->unless[i]) && has(text, len, r->unless[i]));
         if (!ok || (r->shape && !msg_matches(r->shape, text, len))) continue;
         return r;
     }
@@ -5837,6 +5961,11 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         ev->gpu_oom = false;
         ev->kind = host_kind_of(ev);
         ev->framework = "host";
+        return;
+    case MSG_F_DEVICE:
+        ev->gpu_oom = true;
+        ev->kind = "cuda-error";
+        ev->framework = "cuda";
         return;
     case MSG_F_OOM_COUNT:
         ev->gpu_oom = num > 0;
@@ -6366,6 +6495,40 @@ void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px)
         at += used;
     }
     px->body = at;
+}
+
+bool msg_names_srun(const char *p, size_t n)
+{
+    /* srun --label: SchedMD/slurm src/api/step_io.c; ctest's "242: ..."
+     * (PaddlePaddle/Paddle#6265, Kitware/CMake:Source/CTest/
+     * cmCTestRunTest.cxx) is the case it keeps out */
+    static const char *const marks[] = {"srun", "slurmstepd"};
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        size_t m = strlen(marks[k]);
+        for (const char *q = memmem(p, n, marks[k], m); q; q = memmem(q + 1, n - (size_t)(q + 1 - p), marks[k], m)) {
+            size_t i = (size_t)(q - p);
+            if ((i == 0 || !isalnum((unsigned char)p[i - 1])) &&
+                (i + m == n || p[i + m] == ' ' || p[i + m] == ':' || p[i + m] == '\t'))
+                return true;
+        }
+    }
+    return false;
+}
+
+void msg_prefix_unlabel(const char *clean, size_t n, struct msg_prefix *px)
+{
+    if (!px->task_label) return;
+    if (px->task_label_padded) {
+        *px = (struct msg_prefix){.rank = -1, .dev = -1, .pid = -1};
+        return;
+    }
+    size_t k = 0;
+    while (k < n && isdigit((unsigned char)clean[k])) k++;
+    if (k + 1 < n && clean[k] == ':' && clean[k + 1] == ' ') k += 2;
+    msg_prefix_parse(clean + k, n - k, px);
+    px->body += k;
+    if (px->task_label) px->rank = -1;
+    px->task_label = false;
 }
 
 int msg_task_label(const char *line, size_t len)

@@ -40,6 +40,20 @@ struct msg_prefix {
  * to 5 columns of blanks and digits, a colon, a blank), else -1. */
 int msg_task_label(const char *line, size_t len);
 
+/* Does the text name srun, the one launcher that writes a bare "3: " before
+ * each line: its command ("srun -l python train.py"), its own messages
+ * ("srun: error: ...") or its step daemon's ("slurmstepd: error: ...")?
+ * Without it a bare "242: " is someone else's number (ctest's test index, a
+ * numbered list, a backtrace's frame) and no rank. diagnose's scan (over the
+ * whole view) and run's per-rank figures (rankstats: the command and the
+ * log) both ask it. (tidy23, left23) */
+bool msg_names_srun(const char *text, size_t len);
+/* A line whose srun label (px->task_label, from msg_prefix_parse) is no
+ * rank, the text naming no srun: a padded one (" 3: ") is a backtrace's
+ * numbered frame, no prefix at all; else the prefixes after the label keep
+ * theirs ("0: [rank0]: Traceback ..."), the label none. */
+void msg_prefix_unlabel(const char *line, size_t len, struct msg_prefix *px);
+
 /* Parse the prefixes at the start of a cleaned line. */
 void msg_prefix_parse(const char *line, size_t len, struct msg_prefix *px);
 /* Same writer (rank, pid and host agree)? */
@@ -75,6 +89,8 @@ enum msg_field {
     MSG_F_DTYPE,  /* "%t": a dtype named apart from the shape (TF T=DT_FLOAT) */
     MSG_F_OOM_COUNT, /* "%d": a count of OOMs; > 0 makes the event a GPU OOM */
     MSG_F_HOST,   /* the pattern's presence makes the event a host-memory look-alike */
+    MSG_F_DEVICE, /* the pattern's presence names the device: a host-read event is the CUDA
+                     runtime's GPU OOM (cuda-error) */
 };
 
 /* A clause pattern is literal text where ' ' matches any run of blanks
@@ -108,6 +124,8 @@ struct msg_rule {
     const char *need[3];   /* all must occur */
     const char *any[MSG_ANY_MAX]; /* one must occur (when any[0]) */
     const char *unless[MSG_UNLESS_MAX]; /* none may occur */
+    bool unless_words;     /* unless[] strings count only as whole words, any case ("HIP",
+                              not inside "chip" or "ship"; "Device" as "device") */
     bool gpu_oom;
     enum msg_role role;
     bool fold;             /* fold repeats of this kind from the same writer */

@@ -70,6 +70,9 @@ struct oom_event {
     long last_line;        /* the line of its last folded repeat; 0 none */
     int gpu;               /* -1 unknown */
     int rank;              /* -1 unknown */
+    bool rank_from_table;  /* rank read from torchelastic's Root Cause record, not the
+                              message: the failing rank, which a per-rank log's own rank
+                              (its file name) replaces (left23) */
     long step;             /* last step seen before the error; -1 unknown */
     enum oom_stage stage;
     enum oom_stage weak_stage; /* the tool's lines by general words (diagverb): the stage

@@ -150,9 +150,17 @@ static const struct plan_fix catalogue[] = {
      "message) and diagnose it again; the frames shown say where it failed, not why",
      "{text}{during}: the traceback is cut off before its exception"},
     /* The cause the numbers point at: a request no budget fits first. */
-    {"absurd-request", V(VERDICT_ABSURD), 0, N_OOM,
+    /* CUDA_LAUNCH_BLOCKING only where the check is c10's asynchronous one
+     * (N_ASYNC, as locate-stage): an allocator's own event (PyTorch's
+     * "Tried to allocate", TF's BFC, JAX) is raised in the call that asked,
+     * and its traceback is already exact. (left23) */
+    {"absurd-request", V(VERDICT_ABSURD), 0, N_OOM | N_ASYNC,
      "Find the shape that asks for {requested} (run with CUDA_LAUNCH_BLOCKING=1 to get the "
      "exact frame): an overflowed or mis-set size, not a memory budget",
+     "{verdict}"},
+    {"absurd-request", V(VERDICT_ABSURD), 0, N_OOM | N_NOT_ASYNC,
+     "Find the shape that asks for {requested} (the traceback's last frames are the call "
+     "that asked for it): an overflowed or mis-set size, not a memory budget",
      "{verdict}"},
     {"exceeds-card", V(VERDICT_EXCEEDS_CARD), 0, N_OOM,
      "Check the sizes behind the {requested} tensor (sequence length, max_position_embeddings, "

@@ -69,6 +69,9 @@ struct rankstats {
     int slot_attempt;
     long n_lines;
     int recent[MSG_TASK_LABEL_LINES]; /* the srun labels of the last lines (msg_task_label) */
+    bool srun;                /* srun is named (msg_names_srun): by the caller (the command, the
+                                 log read ahead) or by a line so far; only then is a bare
+                                 "3: " label a rank, as in diagnose's scan */
     struct rankstats_held held[RANKSTATS_HOLD]; /* a ring, oldest at held_first */
     size_t held_first, n_held;
 };

@@ -80,7 +80,7 @@ struct view {
     const char *p;
     size_t len;
     uint64_t base;
-    signed char *srun; /* the view names srun (srun_named), read once: -1 not yet; may be NULL */
+    signed char *srun; /* the view names srun (msg_names_srun), read once: -1 not yet; may be NULL */
 };
 
 /* ---- hot path ----------------------------------------------------------- */
@@ -351,32 +351,9 @@ static bool next_line(const struct view *v, size_t *start, size_t *end)
     return true;
 }
 
-/* Whether the text names srun, the one launcher that writes a bare "3: "
- * before each line (srun --label; SchedMD/slurm src/api/step_io.c, msg.c
- * pfx_srun_label): its command ("srun -l python train.py", "srun --label
- * ..."), its own messages ("srun: error: ...", "srun: Job step aborted")
- * or its step daemon's ("slurmstepd: error: ..."). Without it a bare "242: "
- * is someone else's number: ctest's test index before each output line of
- * a test ("242: EnforceNotMet: ...", PaddlePaddle/Paddle#6265; "N: Test
- * command: ..." in Kitware/CMake:Source/CTest/cmCTestRunTest.cxx), a
- * numbered list, a backtrace's frame. (tidy23) */
-static bool srun_named(const char *p, size_t n)
-{
-    static const char *const marks[] = {"srun", "slurmstepd"};
-    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
-        size_t m = strlen(marks[k]);
-        for (const char *q = memmem(p, n, marks[k], m); q; q = memmem(q + 1, n - (size_t)(q + 1 - p), marks[k], m)) {
-            size_t i = (size_t)(q - p);
-            if ((i == 0 || !isalnum((unsigned char)p[i - 1])) &&
-                (i + m == n || p[i + m] == ' ' || p[i + m] == ':' || p[i + m] == '\t'))
-                return true;
-        }
-    }
-    return false;
-}
-
 /* The prefixes of the line [a, b) of v, cleaned into `clean` (n bytes); an
- * srun label is a rank where the view names srun (srun_named) and a line
+ * srun label is a rank where the view names srun (msg_names_srun, the
+ * helper rankstats applies too) and a line
  * within MSG_TASK_LABEL_LINES carries it too (msg.h says why). True when it
  * read those lines. */
 static bool parse_prefix(const struct view *v, size_t a, size_t b, const char *clean, size_t n,
@@ -384,21 +361,9 @@ static bool parse_prefix(const struct view *v, size_t a, size_t b, const char *c
 {
     msg_prefix_parse(clean, n, px);
     if (!px->task_label) return false;
-    if (v->srun && *v->srun < 0) *v->srun = (signed char)srun_named(v->p, v->len);
+    if (v->srun && *v->srun < 0) *v->srun = (signed char)msg_names_srun(v->p, v->len);
     if (!v->srun || !*v->srun) {
-        if (px->task_label_padded) { /* a backtrace's numbered frame: no prefix at all */
-            *px = (struct msg_prefix){.rank = -1, .dev = -1, .pid = -1};
-            return true;
-        }
-        /* the label is no rank; the prefixes after it keep theirs ("0:
-         * [rank0]: Traceback ...") */
-        size_t k = 0;
-        while (k < n && isdigit((unsigned char)clean[k])) k++;
-        if (k + 1 < n && clean[k] == ':' && clean[k + 1] == ' ') k += 2;
-        msg_prefix_parse(clean + k, n - k, px);
-        px->body += k;
-        if (px->task_label) px->rank = -1;
-        px->task_label = false;
+        msg_prefix_unlabel(clean, n, px);
         return true;
     }
     size_t pa = a, pb = b, na = a, nb = b;
@@ -4266,7 +4231,7 @@ static void root_cause_rank(struct scan *s, const struct view *v)
         /* at: the line after the table's; a table that ends above the event is an earlier one */
         if (at < v->len && view_line(s, v, at) <= ev->line) continue;
         if (ev->line >= from_line && ev->line < root_line) return; /* another worker's failure */
-        if (rank >= 0 && !restart_between(s, v, from, ev->line)) ev->rank = (int)rank;
+        if (rank >= 0 && !restart_between(s, v, from, ev->line)) ev->rank = (int)rank, ev->rank_from_table = true;
         return;
     }
 }

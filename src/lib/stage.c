@@ -493,7 +493,8 @@ static const struct stage_word frame_words[] = {
     /* the comment autograd's own call into the engine carries, on the
      * line with the call (and on the closing line of torch 2's
      * _engine_run_backward, ")  # Calls into the C++ engine to run the
-     * backward pass", find_string id 71640633553) and on torch 1's
+     * backward pass", in a Kaggle notebook's exported traceback the library
+     * stores under no named repository) and on torch 1's
      * continuation line ("allow_unreachable=True,
      * accumulate_grad=True)  # Calls into ...", heldout18 h18-88, heldout9
      * h9-51); pasted alone when the paste starts mid-line
@@ -617,9 +618,9 @@ static const struct stage_word frame_words[] = {
      * later controller/tp_worker.py: exposed_step -> forward_step ->
      * forward_fill_batch for a prefill batch, forward_decode_batch for a
      * decode step; sgl-project/sglang#1087 = heldout15 h15-31, the
-     * prepare_for_extend and batch.sample tracebacks of find_string "in
-     * forward_fill_batch" / "in forward_decode_batch", ids 31011500129,
-     * 30963561130; heldout53 h53-14): serving, generate, though the model's
+     * tracebacks through forward_fill_batch -> prepare_for_extend
+     * (sgl-project/sglang#165) and forward_decode_batch
+     * (sgl-project/sglang#154); heldout53 h53-14): serving, generate, though the model's
      * forward runs inside */
     {", in forward_fill_batch", OOM_STAGE_GENERATE, false}, {", in forward_decode_batch", OOM_STAGE_GENERATE, false},
     /* MLC LLM's chat module loading a model through TVM's runtime, as its
@@ -4140,8 +4141,10 @@ static enum oom_stage julia_called_object(const char *t, size_t n)
  * at .../Knet/src/unary.jl:85", denizyuret/AutoGrad.jl#29 = heldout64
  * h64-70; "in include_from_node1(::String) at ./loading.jl:488" and "in
  * #optimize#15(...) at .../NLOptControl/src/utils.jl:287" in Julia 0.5
- * traces kept in comments of Turing.jl and MAVs, find_string ids
- * 37455535183, 37391541822): the frame is the text after "in ", with
+ * traces kept in comments of TuringLang/Turing.jl:example-models/
+ * naive-bayes/run.jl and JuliaMPC/MAVs:MichiganAutonomousVehicles/old/
+ * examples/pathFollowing/testPathFollowing.jl@e906c476): the frame is the
+ * text after "in ", with
  * " at " after its name. */
 static size_t julia_old_frame(const char *text, size_t i, size_t len)
 {

@@ -727,6 +727,30 @@ static void last_attempt(const struct rankstats *rs, const struct oom_report *re
     last->primary = rep->primary >= (long)k ? rep->primary - (long)k : -1;
 }
 
+/* Does the run name srun (msg_names_srun), so that a bare "3: " before a
+ * line is srun --label's task and a rank: its command, or the log read ahead
+ * (srun's own "srun: error: ..." may come last, after the labelled lines it
+ * decides), as diagnose's scan reads the whole log first. (left23) */
+static bool run_names_srun(char *const *argv, const char *log)
+{
+    for (size_t i = 0; argv && argv[i]; i++)
+        if (msg_names_srun(argv[i], strlen(argv[i]))) return true;
+    FILE *f = log ? fopen(log, "rb") : NULL;
+    if (!f) return false;
+    static char buf[(1u << 16) + 16];
+    size_t keep = 0, n;
+    bool named = false;
+    while (!named && (n = fread(buf + keep, 1, sizeof buf - keep, f)) > 0) {
+        size_t have = keep + n;
+        named = msg_names_srun(buf, have);
+        /* the last bytes again at the next read's start: a word across the cut */
+        keep = have < 16 ? have : 16;
+        memmove(buf, buf + have - keep, keep);
+    }
+    fclose(f);
+    return named;
+}
+
 static void scan_log(const char *path, const struct runcfg *cfg, struct rankstats *rs, struct split *sp,
                      struct runexec_result *res)
 {
@@ -1516,6 +1540,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     memset(&sp, 0, sizeof sp);
     sp.logs = p.logs, sp.id = o->rank ? NULL : res->id; /* a rank's own log is not split again */
     if (rs) rankstats_init(rs);
+    if (rs) rs->srun = run_names_srun(argv, p.log);
     if (rs) {
         scan_log(p.log, o->cfg, rs, &sp, res);
         for (size_t i = 0; i < s.n_rank_peaks; i++) /* NVML's per-rank figures, by the workers' environment */

@@ -244,8 +244,8 @@ static const struct conv_row rows[] = {
     /* labelconv (nineteenth round): an eager op named alone names no stage;
      * the frames decide. The wrapper form "{{function_node __wrapped__Op_
      * device_/job:...}} ... [Op:Op] name:" is TF 2.10+'s (seen in a public
-     * notebook's output of a retrieval layer's MatMul, found with the
-     * library's find_string, id 70954775929); the heldout sets' rows h15-28,
+     * Kaggle notebook's exported output of a retrieval layer's MatMul, which
+     * the library stores under no named repository); the heldout sets' rows h15-28,
      * h37-88, h43-58, h54-54 cite it. Gradient ops stay backward. */
     {"tf-eager-op-no-stage", "unknown",
      "tensorflow.python.framework.errors_impl.ResourceExhaustedError: {{function_node "

@@ -170,8 +170,10 @@ static enum oom_stage julia_frame(const char *line)
 }
 
 /* Julia before 1.0 printed " in f(args) at path:line" frames with no
- * number and no "Stacktrace:" (Julia 0.5 traces kept in Turing.jl's and
- * MAVs' sources, find_string ids 37455535183, 37391541822; Knet under
+ * number and no "Stacktrace:" (Julia 0.5 traces kept in comments of
+ * TuringLang/Turing.jl:example-models/naive-bayes/run.jl and JuliaMPC/MAVs:
+ * MichiganAutonomousVehicles/old/examples/pathFollowing/
+ * testPathFollowing.jl@e906c476; Knet under
  * AutoGrad, denizyuret/AutoGrad.jl#29 = heldout64 h64-70). AutoGrad
  * records the differentiated function's forward pass (forward_pass in 0.x,
  * forw around each op in 1.x: "#forw#1(...) at .../AutoGrad/src/core.jl:66",

@@ -156,6 +156,7 @@ static void test_padded_srun_labels(void **state)
     (void)state;
     struct rankstats rs;
     rankstats_init(&rs);
+    rs.srun = true; /* the run's command named srun */
     feed(&rs, " 3: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB");
     feed(&rs, "12: step=1 loss=2.40 peak_alloc=4.50GiB peak_reserved=4.75GiB");
     feed(&rs, " 3: step=2 loss=2.30 peak_alloc=5.00GiB peak_reserved=5.25GiB");
@@ -203,6 +204,7 @@ static void test_srun_labels_decided_in_order(void **state)
     struct rankstats rs;
     struct got g = {0};
     rankstats_init(&rs);
+    rs.srun = true; /* the run's command named srun */
     rs.fn = collect;
     rs.fn_ctx = &g;
     assert_int_equal(feed(&rs, "0: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB"), -1); /* held */
@@ -228,6 +230,36 @@ static void test_srun_labels_decided_in_order(void **state)
     rankstats_release(&rs);
 }
 
+/* A bare "N: " is srun's label, a rank, only where srun is named (the
+ * command, the log read ahead, or a line so far: msg_names_srun, the helper
+ * diagnose's scan applies to the whole log): ctest prints a test's index
+ * before each line of its output, repeated line after line ("242:
+ * EnforceNotMet: ...", PaddlePaddle/Paddle#6265). (left23) */
+static void test_bare_labels_need_srun(void **state)
+{
+    (void)state;
+    struct rankstats rs;
+    rankstats_init(&rs);
+    feed(&rs, "242: Test command: /usr/bin/python test_train.py");
+    feed(&rs, "242: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB");
+    feed(&rs, "242: step=2 loss=2.30 peak_alloc=5.00GiB peak_reserved=5.25GiB");
+    feed(&rs, "0: [rank1]:step=1 loss=2.42 peak_alloc=6.00GiB peak_reserved=6.50GiB");
+    rankstats_finish(&rs, NULL);
+    assert_int_equal(rs.ranks, 1); /* no 242; the launcher prefix after a label keeps its rank */
+    assert_int_equal(rs.r[0].rank, 1);
+    rankstats_release(&rs);
+    /* guard: a line naming srun, then its tasks' labels */
+    rankstats_init(&rs);
+    feed(&rs, "+ srun -l python train.py");
+    feed(&rs, "3: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB");
+    feed(&rs, "3: step=2 loss=2.30 peak_alloc=5.00GiB peak_reserved=5.25GiB");
+    rankstats_finish(&rs, NULL);
+    assert_int_equal(rs.ranks, 1);
+    assert_int_equal(rs.r[0].rank, 3);
+    assert_int_equal(rs.r[0].lines, 2);
+    rankstats_release(&rs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_numbered_list_no_ranks),
         cmocka_unit_test(test_padded_srun_labels),
         cmocka_unit_test(test_srun_labels_decided_in_order),
+        cmocka_unit_test(test_bare_labels_need_srun),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
