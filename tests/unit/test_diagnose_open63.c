@@ -187,6 +187,43 @@ static void test_job_and_save_names_no_checkpoint(void **state)
     assert_string_equal(primary_stage(sharded), "checkpoint");
 }
 
+/* torch.compile's CUDA graph trees capture inside whatever calls the
+ * compiled function: their capture_end() and CUDAGraphNode constructor
+ * are no engine start-up (pytorch/pytorch#103715, SAM's forward under
+ * mode="reduce-overhead"; #148439; heldout63 h63-68). vLLM's own capture
+ * at start-up stays load. */
+static void test_cudagraph_trees_capture_no_load(void **state)
+{
+    (void)state;
+    const char *sam =
+        "Traceback (most recent call last):\n"
+        "  File \"/data/home/u/bench2.py\", line 123, in main\n"
+        "    masks = model(image)\n"
+        "  File \"/data/home/u/env/lib/python3.10/site-packages/torch/_inductor/cudagraph_trees.py\", line 1842, in run\n"
+        "    out = self._run(new_inputs, function_id)\n"
+        "  File \"/data/home/u/env/lib/python3.10/site-packages/torch/_inductor/cudagraph_trees.py\", line 2004, in record_function\n"
+        "    node = CUDAGraphNode(\n"
+        "  File \"/data/home/u/env/lib/python3.10/site-packages/torch/_inductor/cudagraph_trees.py\", line 901, in __init__\n"
+        "    self.recording_outputs = self._record(\n"
+        "  File \"/data/home/u/env/lib/python3.10/site-packages/torch/_inductor/cudagraph_trees.py\", line 1100, in _record\n"
+        "    with preserve_rng_state(), torch.cuda.device(\n"
+        "  File \"/data/home/u/env/lib/python3.10/site-packages/torch/cuda/graphs.py\", line 186, in __exit__\n"
+        "    self.cuda_graph.capture_end()\n"
+        "RuntimeError: CUDA error: out of memory\n";
+    assert_string_not_equal(primary_stage(sam), "load");
+    /* guard: vLLM's start-up capture */
+    const char *vllm =
+        "Traceback (most recent call last):\n"
+        "  File \"/v/vllm/worker/worker.py\", line 285, in _warm_up_model\n"
+        "    self.model_runner.capture_model(self.gpu_cache)\n"
+        "  File \"/v/vllm/worker/model_runner.py\", line 1480, in capture_model\n"
+        "    graph_runner.capture(**capture_inputs)\n"
+        "  File \"/v/torch/cuda/graphs.py\", line 186, in __exit__\n"
+        "    self.cuda_graph.capture_end()\n"
+        "RuntimeError: CUDA error: out of memory\n";
+    assert_string_equal(primary_stage(vllm), "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_cjk_exceeds_vram),
         cmocka_unit_test(test_tokenizer_noun_not_verb),
         cmocka_unit_test(test_job_and_save_names_no_checkpoint),
+        cmocka_unit_test(test_cudagraph_trees_capture_no_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
