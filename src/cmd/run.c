@@ -3,6 +3,7 @@
  * stderr, exit like the child. */
 #include "cmd/cmd.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -331,12 +332,20 @@ static void failure_tail(const struct runexec_result *r)
     }
     close(fd);
     if (n <= 0) return;
-    size_t end = (size_t)n;
-    while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == '\r' || buf[end - 1] == ' ' || buf[end - 1] == '\t'))
-        end--;
-    if (end == 0) return;
-    size_t start = end;
-    while (start > 0 && buf[start - 1] != '\n' && buf[start - 1] != '\r') start--; /* a redrawn bar: its last state */
+    /* the last line with a letter or digit: not a launcher's closing
+     * "=====" rule or a blank line */
+    size_t end = (size_t)n, start;
+    for (;;) {
+        while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == '\r' || buf[end - 1] == ' ' || buf[end - 1] == '\t'))
+            end--;
+        if (end == 0) return;
+        start = end;
+        while (start > 0 && buf[start - 1] != '\n' && buf[start - 1] != '\r') start--; /* a redrawn bar: its last state */
+        bool words = false;
+        for (size_t i = start; i < end && !words; i++) words = isalnum((unsigned char)buf[i]) != 0;
+        if (words) break;
+        end = start;
+    }
     while (start < end && (buf[start] == ' ' || buf[start] == '\t')) start++;
     bool cut = end - start > TAIL_SHOW;
     if (cut) {

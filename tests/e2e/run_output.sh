@@ -77,6 +77,8 @@ check run.failtail-exit test "$rc" -eq 1
 check run.failtail-said grep -qx "oomlab run: f1: exit 1, no GPU OOM; the log's last line: ModuleNotFoundError: No module named 'flash_attn'" err.txt
 "$OOMLAB" run -q --id f2 -- sh -c 'printf "bad \033[31mred\n"; exit 2' 2>err.txt
 check run.failtail-clean grep -qx "oomlab run: f2: exit 2, no GPU OOM; the log's last line: bad ?\[31mred" err.txt
+"$OOMLAB" run -q --id f6 -- sh -c 'echo "train.py FAILED"; echo "exitcode  : 1 (pid: 7)"; echo "============"; exit 1' 2>err.txt
+check run.failtail-skips-rule grep -qx "oomlab run: f6: exit 1, no GPU OOM; the log's last line: exitcode  : 1 (pid: 7)" err.txt
 "$OOMLAB" run -q --id f3 -- sh -c 'echo fine' 2>err.txt
 check run.failtail-not-clean-exit test "$(grep -c "last line" err.txt)" -eq 0
 "$OOMLAB" run --id f4 -- sh -c 'echo shown; exit 1' >/dev/null 2>err.txt
