@@ -947,6 +947,8 @@ struct row_ctx {
     char missing[1536];
     char delimiter;
     bool crlf;
+    bool shard;       /* the file is this host's shard, at path: the values are in it, past its header */
+    char path[4096];
 };
 
 /* The ledger's first bytes the layout needs (ledger_layout_len: two records). */
@@ -1125,6 +1127,29 @@ static void fill_row(struct ledger_row *row, const struct runexec_result *res, c
     }
 }
 
+/* A shard's rows are written whole (every column, in oomlab's order)
+ * whatever its header says: under a header an older oomlab wrote, the
+ * columns past it are in the file but not read. Said as for runs.csv. */
+static void shard_header_check(const struct paths *p, struct row_ctx *ctx)
+{
+    char path[4096];
+    struct oomlab_err e = {{0}};
+    if (ledgerfile_shard_path(p->dir, path, sizeof path, &e) < 0) return;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return;
+    char *head = malloc(LAYOUT_HEAD);
+    ssize_t n = head ? pread(fd, head, LAYOUT_HEAD, 0) : -1;
+    close(fd);
+    struct ledger lg;
+    if (n > 0 && ledger_parse(&lg, head, ledger_layout_len(head, (size_t)n), path, NULL) == 0) {
+        note_unrecorded(ctx, &lg);
+        ctx->shard = true;
+        snprintf(ctx->path, sizeof ctx->path, "%s", path);
+        ledger_release(&lg);
+    }
+    free(head);
+}
+
 /* The ranks of a job (and any DIR with runs.d/) append to this host's
  * shard; everything else to runs.csv under flock, as before. */
 static int append_row(const struct runexec_opts *o, const struct paths *p, struct row_ctx *ctx,
@@ -1148,6 +1173,7 @@ static int append_row(const struct runexec_opts *o, const struct paths *p, struc
     }
     int rc = ledgerfile_append_shard(p->dir, rec, len, err);
     free(rec);
+    if (rc == 0) shard_header_check(p, ctx);
     return rc;
 }
 
@@ -1251,13 +1277,15 @@ static void record(const struct runexec_opts *o, const struct paths *p,
         snprintf(res->problem, sizeof res->problem, "ledger row not written: %s", e.msg);
     else
         res->recorded = true, res->rank_rows = (int)ctx.n_extra;
+    const char *file = ctx.shard ? ctx.path : p->ledger;
     if (res->recorded && ctx.unrecorded[0] && !o->silent)
         fprintf(stderr,
                 "oomlab %s: %s: %s has no column for %s (its header is an older oomlab's, or was edited): "
-                "not recorded; to record them from the next run on, add the columns to its first line "
-                "while no run is going: sed -i '1s/%s$/%c%s%s/' %s\n",
-                who(o), res->id, p->ledger, ctx.unrecorded, ctx.crlf ? "\\r" : "", ctx.delimiter, ctx.missing,
-                ctx.crlf ? "\\r" : "", p->ledger);
+                "%s, add the columns to its first line while no run is going: sed -i '1s/%s$/%c%s%s/' %s\n",
+                who(o), res->id, file, ctx.unrecorded,
+                ctx.shard ? "written past the header, so not read; to read them (and the rows before)"
+                          : "not recorded; to record them from the next run on",
+                ctx.crlf ? "\\r" : "", ctx.delimiter, ctx.missing, ctx.crlf ? "\\r" : "", file);
     release_rank_rows(&ctx);
     ledger_row_release(&ctx.row);
 }
