@@ -149,6 +149,33 @@ static void test_change_description_words(void **state)
     oom_report_release(&rep);
 }
 
+/* A hyphenated setting whose last part is "step" names no step of the run:
+ * tacotron2's reduction factor "--n-frames-per-step=5"
+ * (begeekmyfriend/tacotron2#14 = heldout59 h59-57), fairseq's TTS and S2UT
+ * examples' "--n-frames-per-step 4" / "5" (find_string ids 6727534845,
+ * 656718983). */
+static void test_hyphenated_step_setting(void **state)
+{
+    (void)state;
+    const char *msg = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 7.79 GiB total "
+                      "capacity; 5.10 GiB already allocated; 1.20 GiB free; 5.50 GiB reserved in total by PyTorch)\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "I set --n-frames-per-step=5 for the 8G card\n%s", msg);
+    struct oom_report rep;
+    assert_int_equal(scan_primary(buf, &rep)->step, -1);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "python train.py --task text_to_speech --n-frames-per-step 4 --clip-norm 5.0\n%s", msg);
+    assert_int_equal(scan_primary(buf, &rep)->step, -1);
+    oom_report_release(&rep);
+    /* guard: the run's own step, also after a flag */
+    snprintf(buf, sizeof buf, "| step 1200 | loss 2.31 | --n-frames-per-step 4\n%s", msg);
+    assert_int_equal(scan_primary(buf, &rep)->step, 1200);
+    oom_report_release(&rep);
+    snprintf(buf, sizeof buf, "global step 499, loss=0.3\n%s", msg);
+    assert_int_equal(scan_primary(buf, &rep)->step, 499);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_running_preload_models_sentence),
         cmocka_unit_test(test_open_media_is_data),
         cmocka_unit_test(test_change_description_words),
+        cmocka_unit_test(test_hyphenated_step_setting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
