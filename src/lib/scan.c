@@ -423,6 +423,8 @@ static const struct {
     {"jax/_src/", "jax"},
     {"jaxlib/", "jax"},
     {"site-packages/tensorflow/", "tensorflow"},
+    {"site-packages/tensorflow_core/", "tensorflow"},
+    {"dist-packages/tensorflow_core/", "tensorflow"},
     {"dist-packages/tensorflow/", "tensorflow"},
     {"tensorflow/core/", "tensorflow"},
     {"tensorflow/stream_executor/", "tensorflow"},
@@ -437,14 +439,27 @@ static const struct {
     {"dist-packages/mxnet/", "mxnet"},
 };
 
+/* Does the mark stand at q, its '/' matching '\\' too (a Windows path:
+ * "site-packages\\tensorflow_core\\python", tensorflow/tensorflow#42163)? */
+static bool mark_at(const char *q, const char *end, const char *m)
+{
+    for (; *m; m++, q++) {
+        if (q >= end) return false;
+        if (*m == '/' ? (*q != '/' && *q != '\\') : *q != *m) return false;
+    }
+    return true;
+}
+
 static void note_program(struct scan *s, const char *p, size_t n)
 {
-    if (n < 6 || !memchr(p, '/', n)) return;
+    if (n < 6 || (!memchr(p, '/', n) && !memchr(p, '\\', n))) return;
+    const char *end = p + n;
     for (size_t k = 0; k < sizeof program_marks / sizeof program_marks[0]; k++) {
         const char *m = program_marks[k].mark;
-        size_t ml = strlen(m);
-        for (const char *q = memmem(p, n, m, ml); q; q = memmem(q + 1, n - (size_t)(q + 1 - p), m, ml)) {
+        size_t head = strcspn(m, "/"); /* the mark's first part, searched as is */
+        for (const char *q = memmem(p, n, m, head); q; q = memmem(q + 1, (size_t)(end - q - 1), m, head)) {
             if (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) continue;
+            if (!mark_at(q, end, m)) continue;
             oom_report_note_program(s->rep, program_marks[k].framework, false);
             return;
         }
