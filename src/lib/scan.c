@@ -412,7 +412,8 @@ struct cline {
  * built TensorFlow's and XLA's sources as external/org_tensorflow (to
  * 2023: jina-ai/dalle-flow#57 = h64-22) and then external/xla/xla
  * (google/flax#3376 = h58-33), TensorFlow its own as tensorflow/... and
- * then external/local_xla (TF 2.15 on). A mark starts a path part (no
+ * then external/local_xla (TF 2.15 on); an exception's module path
+ * (jaxlib.xla_extension.XlaRuntimeError) too. A mark starts a path part (no
  * letter, digit or '_' before it). */
 static const struct {
     const char *mark;
@@ -422,6 +423,8 @@ static const struct {
     {"external/xla/xla/", "jax"},
     {"jax/_src/", "jax"},
     {"jaxlib/", "jax"},
+    {"jax._src.", "jax"},             /* a module path in a traceback's exception */
+    {"jaxlib.xla_extension.", "jax"}, /* XlaRuntimeError (jax-ml/jax#10989) */
     {"site-packages/tensorflow/", "tensorflow"},
     {"site-packages/tensorflow_core/", "tensorflow"},
     {"dist-packages/tensorflow_core/", "tensorflow"},
@@ -429,6 +432,7 @@ static const struct {
     {"tensorflow/core/", "tensorflow"},
     {"tensorflow/stream_executor/", "tensorflow"},
     {"tensorflow/python/", "tensorflow"},
+    {"tensorflow.python.", "tensorflow"}, /* errors_impl.ResourceExhaustedError and kin */
     {"external/local_xla/", "tensorflow"},
     {"external/local_tsl/", "tensorflow"},
     {"site-packages/torch/", "pytorch"},
@@ -452,7 +456,7 @@ static bool mark_at(const char *q, const char *end, const char *m)
 
 static void note_program(struct scan *s, const char *p, size_t n)
 {
-    if (n < 6 || (!memchr(p, '/', n) && !memchr(p, '\\', n))) return;
+    if (n < 6) return;
     const char *end = p + n;
     for (size_t k = 0; k < sizeof program_marks / sizeof program_marks[0]; k++) {
         const char *m = program_marks[k].mark;
