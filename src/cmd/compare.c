@@ -195,7 +195,9 @@ static void print_text(const struct diff *d)
     mem_trend_of(d->b, mb, sizeof mb);
     if (strcmp(ma, "unknown") || strcmp(mb, "unknown")) /* older ledgers have no trend */
         printf("  memory trend: %s -> %s\n", ma, mb);
-    printf("  loss trend: %s -> %s\n", cell(d->a, LEDGER_LOSS_TREND), cell(d->b, LEDGER_LOSS_TREND));
+    /* an empty cell is unknown, as oom and memory trend say (not the table's "-") */
+    printf("  loss trend: %s -> %s\n", *d->a->cell[LEDGER_LOSS_TREND] ? cell(d->a, LEDGER_LOSS_TREND) : "unknown",
+           *d->b->cell[LEDGER_LOSS_TREND] ? cell(d->b, LEDGER_LOSS_TREND) : "unknown");
     if (isnan(d->eff_a) || isnan(d->eff_b))
         printf("  effective batch: unknown\n");
     else

@@ -121,18 +121,31 @@ struct pass_ctx {
     uint64_t ring_offset[RING];
 };
 
+/* A line of the log as a C string for the excerpt. A NUL byte (a log whose
+ * blocks were zero-filled by a crash, a binary dump) becomes U+2400, the
+ * control picture html_escape gives every other control character, so the
+ * bytes after it are not lost to the string's end. */
 static void copy_line(char *dst, const char *line, size_t len)
 {
+    static const char nul_picture[] = "\xE2\x90\x80"; /* U+2400 SYMBOL FOR NULL */
+    const size_t pic = sizeof nul_picture - 1;
     while (len && line[len - 1] == '\r') len--;
-    if (len < EXCERPT_LINE_MAX) {
-        memcpy(dst, line, len);
-        dst[len] = '\0';
+    size_t cap = EXCERPT_LINE_MAX - 64, out = 0, i = 0, expanded = len;
+    for (size_t k = 0; k < len; k++) expanded += line[k] == '\0' ? pic - 1 : 0;
+    if (expanded < EXCERPT_LINE_MAX) cap = EXCERPT_LINE_MAX - 1;
+    for (; i < len; i++) {
+        size_t need = line[i] == '\0' ? pic : 1;
+        if (out + need > cap) break;
+        if (line[i] == '\0') memcpy(dst + out, nul_picture, pic);
+        else dst[out] = line[i];
+        out += need;
+    }
+    if (i == len) {
+        dst[out] = '\0';
         return;
     }
-    size_t n = EXCERPT_LINE_MAX - 64;
-    while (n && ((unsigned char)line[n] & 0xC0) == 0x80) n--; /* not inside a UTF-8 character */
-    memcpy(dst, line, n);
-    snprintf(dst + n, EXCERPT_LINE_MAX - n, " ... (line cut: %zu of its %zu bytes shown)", n, len);
+    while (i && out && ((unsigned char)line[i] & 0xC0) == 0x80) i--, out--; /* not inside a UTF-8 character */
+    snprintf(dst + out, EXCERPT_LINE_MAX - out, " ... (line cut: %zu of its %zu bytes shown)", i, len);
 }
 
 /* Seconds on the memory chart's axis at which the log's byte at offset

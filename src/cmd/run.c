@@ -3,6 +3,8 @@
  * stderr, exit like the child. */
 #include "cmd/cmd.h"
 
+#include <ctype.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 
@@ -21,6 +23,7 @@
 #include "lib/ledger.h"
 #include "lib/runcfg.h"
 #include "lib/units.h"
+#include "render/table.h"
 #include "sys/cfgfile.h"
 #include "sys/child.h"
 #include "sys/runexec.h"
@@ -306,6 +309,59 @@ static void host_kill_text(const struct runexec_result *r)
             host ? "; " CMD_HOST_RAM_FIXES " (SLURM --mem) are the fixes" : "");
 }
 
+/* With -q a run that failed by itself (a non-zero exit, no GPU OOM, no
+ * signal, no host OOM) showed only "exit 1; OOM no": why it failed was in
+ * the log alone. Its last line (a Python exception's message, "can't open
+ * file", a launcher's error) is said, cut to TAIL_SHOW bytes, control
+ * characters and invalid UTF-8 as '?'. */
+#define TAIL_READ 4096
+#define TAIL_SHOW 240
+static void failure_tail(const struct runexec_result *r)
+{
+    if (r->exit_code == 0 || r->oom || r->failure_other || r->interrupted || r->timed_out || r->stopped ||
+        r->term_signal || r->exec_failed)
+        return;
+    int fd = open(r->log_path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) return;
+    struct stat st;
+    char buf[TAIL_READ + 1];
+    ssize_t n = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        off_t from = st.st_size > TAIL_READ ? st.st_size - TAIL_READ : 0;
+        n = pread(fd, buf, TAIL_READ, from);
+    }
+    close(fd);
+    if (n <= 0) return;
+    /* the last line with a letter or digit: not a launcher's closing
+     * "=====" rule or a blank line */
+    size_t end = (size_t)n, start;
+    for (;;) {
+        while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == '\r' || buf[end - 1] == ' ' || buf[end - 1] == '\t'))
+            end--;
+        if (end == 0) return;
+        start = end;
+        while (start > 0 && buf[start - 1] != '\n' && buf[start - 1] != '\r') start--; /* a redrawn bar: its last state */
+        bool words = false;
+        for (size_t i = start; i < end && !words; i++) words = isalnum((unsigned char)buf[i]) != 0;
+        if (words) break;
+        end = start;
+    }
+    while (start < end && (buf[start] == ' ' || buf[start] == '\t')) start++;
+    bool cut = end - start > TAIL_SHOW;
+    if (cut) {
+        end = start + TAIL_SHOW;
+        while (end > start && ((unsigned char)buf[end] & 0xC0) == 0x80) end--; /* not inside a character */
+    }
+    for (size_t i = start; i < end; i++)
+        if (buf[i] == '\0') buf[i] = '?';
+    buf[end] = '\0';
+    char *line = table_clean(buf + start);
+    if (!line) return;
+    fprintf(stderr, "oomlab run: %s: exit %d, no GPU OOM; the log's last line: %s%s\n", r->id, r->exit_code, line,
+            cut ? " ..." : "");
+    free(line);
+}
+
 static void summary(const struct runexec_result *r, const char *dir, enum torchhook_mode torch)
 {
     char alloc[32], reserved[32], nvml[32], peak[96], mem[200];
@@ -488,6 +544,7 @@ static int attempt(struct run_args *a, struct runcfg *cfg, struct runexec_result
         return cmd_fail("run", &err, code);
     }
     summary(res, a->o.dir, a->o.torch);
+    if (a->o.quiet) failure_tail(res);
     return 0;
 }
 

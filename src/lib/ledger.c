@@ -502,7 +502,14 @@ static int end_record(struct reader *rd, struct record *r, struct oomlab_err *er
 }
 
 #define LEDGER_NUL_MSG \
-    "binary data (a NUL byte): not a CSV ledger (zeros left by a crash? cut the file before this line)"
+    "binary data (a NUL byte): not a CSV ledger (zeros left by a crash? cut the file before this line"
+
+/* The NUL message with the command that cuts the file there: line_at is
+ * the byte offset where the NUL's line starts (the rows before it kept). */
+static int nul_error(struct oomlab_err *err, const char *name, long line, long col, unsigned long long line_at)
+{
+    return oomlab_err_at(err, name, line, col, "%s: truncate -s %llu %s)", LEDGER_NUL_MSG, line_at, name);
+}
 
 /* The reader's whole state between pieces: a "" or a CRLF split by a
  * piece's end waits in quote_pending / cr_pending for the next byte. */
@@ -515,6 +522,7 @@ struct ledger_stream {
     long line, first_line;
     long nl_lines;          /* physical lines ('\n') before this piece, for a NUL's place */
     long long col0;         /* bytes of the current physical line before this piece */
+    unsigned long long bytes0; /* bytes of the file before this piece */
     unsigned char stop[256]; /* STOP_* per byte (stops_init) */
     size_t beyond;          /* fields of this record past the kept ones: read into sink */
     struct field sink;      /* skip: what they hold is not stored */
@@ -563,8 +571,10 @@ static int check_nul(struct ledger_stream *s, const char *text, size_t len, stru
         lines++, last_nl = p++;
     if (nul) {
         long long col = last_nl ? nul - last_nl : s->col0 + (nul - text) + 1;
-        return oomlab_err_at(err, s->rd.name, lines, (long)col, "%s", LEDGER_NUL_MSG);
+        unsigned long long at = s->bytes0 + (unsigned long long)(nul - text) - (unsigned long long)(col - 1);
+        return nul_error(err, s->rd.name, lines, (long)col, at);
     }
+    s->bytes0 += len;
     s->nl_lines = lines;
     s->col0 = last_nl ? (text + len) - (last_nl + 1) : s->col0 + (long long)len;
     return 0;
@@ -792,7 +802,7 @@ static void tail_note_nul(struct ledger_tail *t, const char *text, size_t len)
     const char *nul = memchr(text, '\0', len), *end = nul ? nul : text + len, *line = text;
     for (const char *p = text; (p = memchr(p, '\n', (size_t)(end - p))); line = ++p) t->line++, t->col = 0;
     t->col += end - line;
-    if (nul) t->nul_line = t->line, t->nul_col = t->col + 1;
+    if (nul) t->nul_line = t->line, t->nul_col = t->col + 1, t->nul_line_at = t->bytes + (unsigned long long)(nul - text) - (unsigned long long)t->col;
 }
 
 /* The reader's own quote rule: only a quote at a field's start opens; a
@@ -847,7 +857,7 @@ const char *ledger_tail_end(const struct ledger_tail *t)
 int ledger_tail_check(const struct ledger_tail *t, const char *name, struct oomlab_err *err)
 {
     if (!t->nul_line) return 0;
-    return oomlab_err_at(err, name ? name : "runs.csv", t->nul_line, t->nul_col, "%s", LEDGER_NUL_MSG);
+    return nul_error(err, name ? name : "runs.csv", t->nul_line, t->nul_col, t->nul_line_at);
 }
 
 const char *ledger_tail_repair(const char *text, size_t len)

@@ -148,13 +148,15 @@ const char *ledger_tail_repair(const char *text, size_t len);
  * init with its first bytes (for the delimiter), feed every byte in order,
  * then ledger_tail_end says what to write first. The scan also notes the
  * first NUL byte: ledger_tail_check refuses the file as ledger_parse does
- * ("binary data ... cut the file before this line", FILE:LINE:COL), so
+ * ("binary data ... cut the file before this line: truncate -s N FILE",
+ * FILE:LINE:COL), so
  * nothing is appended after a crash's block of zeros. */
 struct ledger_tail {
     char delim, last;
     bool q, start, closed;
     unsigned long long bytes;
     long line, col, nul_line, nul_col;
+    unsigned long long nul_line_at; /* byte offset where the NUL's line starts */
 };
 void ledger_tail_init(struct ledger_tail *t, const char *head, size_t len);
 void ledger_tail_feed(struct ledger_tail *t, const char *text, size_t len);

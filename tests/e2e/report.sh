@@ -79,6 +79,23 @@ check report.hostile-invalid-utf8 grep -q '&#xFFFD;&#xFFFD; bad &#x241B;\[31mred
 check report.hostile-utf8-valid /usr/bin/python3 -c 'open("page.html", encoding="utf-8", errors="strict").read()'
 kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 
+# A log with a zero-filled block (what a node crash or a hard reset leaves
+# on ext4/NFS before the next write): the NULs and the OOM line after them
+# are one line. Before stranger23 the excerpt was a C string cut at the
+# first NUL: the OOM line showed as empty, the bytes after it lost.
+fresh nul-block
+mkdir logs
+{ echo "step=1 peak_alloc=10.00GB peak_reserved=10.50GB loss=2.0"
+  head -c 64 /dev/zero
+  echo "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 24.00 GiB of which 1.00 GiB is free."
+  printf 'tail\000after the nul\n'; } > logs/r1.log
+printf 'run_id,peak_reserved_GB,capacity_GB,oom\nr1,10.5,24,yes\n' > runs.csv
+"$OOMLAB" report r1 -o nul.html >/dev/null 2>err; rc=$?
+check report.nul-exit test "$rc" -eq 0
+check report.nul-oom-line-kept grep -q '<span class="hit"> *2  ␀␀*torch.OutOfMemoryError: CUDA out of memory' nul.html
+check report.nul-after-kept grep -q '<span class="ln"> *3  tail␀after the nul</span>' nul.html
+check report.nul-utf8-valid /usr/bin/python3 -c 'open("nul.html", encoding="utf-8", errors="strict").read()'
+
 # --svg: one standalone chart
 fresh svg
 cp -r "$FIX"/. .

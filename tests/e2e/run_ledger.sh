@@ -279,3 +279,39 @@ kill -TERM "$pid"; wait "$pid"
 check run.interrupted-diagnose-said grep -q '^run intr: interrupted (SIGTERM): oomlab got this signal' <("$OOMLAB" diagnose intr)
 "$OOMLAB" run -q --id self -- sh -c 'echo hi' >/dev/null 2>&1
 check run.self-ended-diagnose-quiet test "$("$OOMLAB" diagnose --json self | python3 -c 'import json,sys; print(json.load(sys.stdin)["logs"][0]["run_end"])')" = None
+
+# A ledger an older oomlab started (its header stops at `notes`, as before
+# 19f30582's later columns): rows are appended in its own layout, so the
+# lower-bound mark, the memory trend and the environment had nowhere to go
+# and were dropped without a word (stranger23: `table` then showed an OOM
+# run's lower bound as its exact peak). run now names what it could not
+# record and prints the sed line that adds the columns; after it, they are.
+fresh oldheader
+printf 'run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes\nold1,8,512,bf16,1,false,4.00,4.20,no,-,falling,8,log,17.5,24.00,2026-11-29T10:00:00Z,3.2,0,python train.py,\n' > runs.csv
+"$OOMLAB" run -q --id o1 --alloc-conf expandable_segments:True -- "$SIM" --batch 96 --seq 1024 >/dev/null 2>err.txt
+check run.oldheader-said grep -q "^oomlab run: o1: ./runs.csv has no column for peak_lower_bound, mem_trend, env, .*not recorded" err.txt
+check run.oldheader-row-kept test "$(csv_field runs.csv o1 oom)" = yes
+fix=$(grep -o "sed -i '1s/\$/,peak_lower_bound,[a-zA-Z0-9_,]*/' ./runs.csv" err.txt)
+check run.oldheader-sed-given test -n "$fix"
+eval "$fix"
+"$OOMLAB" run -q --id o2 --alloc-conf expandable_segments:True -- "$SIM" --batch 96 --seq 1024 >/dev/null 2>err2.txt
+check run.oldheader-after-quiet test "$(grep -c 'has no column' err2.txt)" -eq 0
+check run.oldheader-after-bound test "$(csv_field runs.csv o2 peak_lower_bound)" = yes
+check run.oldheader-after-env test "$(csv_field runs.csv o2 env)" = PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
+check run.oldheader-old-rows-read sh -c '"$0" table old1 o1 o2 | grep -c "^o[l12]" | grep -qx 3' "$OOMLAB"
+
+# The same for a host's shard (runs.d/HOST.csv) an older oomlab started:
+# its rows are written whole, past the header, so the values are in the file
+# but were not read, without a word; the sed line makes them read, the rows
+# written before it too (stranger23).
+fresh oldshard
+mkdir runs.d
+printf 'run_id,device_batch_size,max_seq_len,dtype,grad_accum,grad_ckpt,peak_alloc_GB,peak_reserved_GB,oom,oom_stage,loss_trend,effective_batch,peak_source,peak_pct_capacity,capacity_GB,started_at,duration_s,exit_status,command,notes\n' > runs.d/h1.csv
+OOMLAB_HOST=h1 "$OOMLAB" run -q --id s1 --alloc-conf expandable_segments:True -- "$SIM" --batch 96 --seq 1024 >/dev/null 2>err.txt
+check run.oldshard-said grep -q "^oomlab run: s1: ./runs.d/h1.csv has no column for peak_lower_bound, mem_trend, env, .*written past the header, so not read" err.txt
+fix=$(grep -o "sed -i '1s/\$/,peak_lower_bound,[a-zA-Z0-9_,]*/' ./runs.d/h1.csv" err.txt)
+check run.oldshard-sed-given test -n "$fix"
+eval "$fix"
+check run.oldshard-row-read-after sh -c '"$0" table s1 --json | grep -q "\"env\":\"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\""' "$OOMLAB"
+OOMLAB_HOST=h1 "$OOMLAB" run -q --id s2 -- "$SIM" --batch 8 --steps 3 >/dev/null 2>err2.txt
+check run.oldshard-after-quiet test "$(grep -c 'has no column' err2.txt)" -eq 0

@@ -64,3 +64,24 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=2m tmpfs mnt 2>/dev/null; then
 else
   skip run.disk-full "cannot mount a tmpfs here (needs root and mount permission in this container)"
 fi
+
+# -q on a run that fails by itself: the summary said "exit 1; OOM no" and
+# why it failed was in the log alone (a typo'd script, a missing module,
+# overnight under nohup or in CI). Its last line is said, cleaned of
+# control characters; nothing is added for a clean exit, a GPU OOM (which
+# has its first fix), a signal, or without -q, where the output was shown
+# (stranger23).
+fresh failtail
+"$OOMLAB" run -q --id f1 -- sh -c 'echo "step 1"; echo "ModuleNotFoundError: No module named '"'"'flash_attn'"'"'" >&2; printf "\n  \n"; exit 1' 2>err.txt; rc=$?
+check run.failtail-exit test "$rc" -eq 1
+check run.failtail-said grep -qx "oomlab run: f1: exit 1, no GPU OOM; the log's last line: ModuleNotFoundError: No module named 'flash_attn'" err.txt
+"$OOMLAB" run -q --id f2 -- sh -c 'printf "bad \033[31mred\n"; exit 2' 2>err.txt
+check run.failtail-clean grep -qx "oomlab run: f2: exit 2, no GPU OOM; the log's last line: bad ?\[31mred" err.txt
+"$OOMLAB" run -q --id f6 -- sh -c 'echo "train.py FAILED"; echo "exitcode  : 1 (pid: 7)"; echo "============"; exit 1' 2>err.txt
+check run.failtail-skips-rule grep -qx "oomlab run: f6: exit 1, no GPU OOM; the log's last line: exitcode  : 1 (pid: 7)" err.txt
+"$OOMLAB" run -q --id f3 -- sh -c 'echo fine' 2>err.txt
+check run.failtail-not-clean-exit test "$(grep -c "last line" err.txt)" -eq 0
+"$OOMLAB" run --id f4 -- sh -c 'echo shown; exit 1' >/dev/null 2>err.txt
+check run.failtail-not-without-q test "$(grep -c "last line" err.txt)" -eq 0
+"$OOMLAB" run -q --id f5 -- "$SIM" --batch 96 --seq 1024 2>err.txt
+check run.failtail-not-oom test "$(grep -c "last line" err.txt)" -eq 0
