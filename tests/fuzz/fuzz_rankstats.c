@@ -6,9 +6,10 @@
  * OOM_MAX_EVENTS) and none kept is that rank's; an unknown has no line.
  * Twice: as a stream, srun named only by a line so far, and as run reads
  * a log whose command or text names srun (run_names_srun sets rs.srun
- * ahead); where the first line names it the two agree on the ranks. A line that names srun makes
- * the whole text name it; a label that names no rank (msg_prefix_unlabel)
- * leaves no label, and a body within the line. */
+ * ahead); where the first line names it the two agree on the ranks. A
+ * line that names srun makes the whole text name it; a label that names
+ * no rank (msg_prefix_unlabel) leaves no label, and a body within the
+ * line. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
