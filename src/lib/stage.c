@@ -166,6 +166,16 @@ static const struct stage_word frame_words[] = {
      * ray-project/ray_lightning#38 = h20-57): a load, though its name starts
      * like a validation loop's (", in validate" below) */
     {"validate_cuda_device", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
+    /* loading ahead: bark's preload_models (name_parts' "preload"; its
+     * frame under an OOM, suno-ai/bark#310), named in a sentence as the call
+     * that was running: "CUDA out of memory error while running
+     * preload_models" (suno-ai/bark#315 = heldout59 h59-31). Not the name
+     * alone nor the user's call in a paste: "I tried adding this code to
+     * preload the models before generating audio: `preload_models(...)`
+     * ... the values you pass to preload_models", and the OOM came in
+     * generate_audio (suno-ai/bark#51 = heldout55 h55-67, stage unknown).
+     * (open59) */
+    {"running preload_model", OOM_STAGE_LOAD, W}, {"calling preload_model", OOM_STAGE_LOAD, W},
     /* KerasNLP/KerasHub presets; a worker's or an API's model set-up
      * (mmdet.apis.init_model, Ray workers' init_model); TF 1.x/Keras
      * variable initialisation (keras backend get_session) */
@@ -2457,6 +2467,17 @@ static const struct stage_word name_parts[] = {
      * txt2img generation); a checkpoint's restore is named by the cue table
      * (restore_checkpoint, saver.restore(, checkpoint.restore() */
     {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0},
+    /* loading ahead or again is loading: bark's "preload_models" loads its
+     * text, coarse, fine and codec models onto the device (suno-ai/bark
+     * bark/generation.py: preload_models -> load_model -> _load_model
+     * "model.to(device)", the traceback of suno-ai/bark#310; the reporter's
+     * "CUDA out of memory error while running preload_models", #315 =
+     * heldout59 h59-31), a Stable Diffusion port's "preload_models(device)"
+     * building each part with load_model (find_string id 2637780); A1111's
+     * "reload_model_weights" loads a checkpoint's weights onto the GPU
+     * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a
+     * data noun last they read the data, as "load" does (role_parts). (open59) */
+    {"preload", OOM_STAGE_LOAD, 0}, {"reload", OOM_STAGE_LOAD, 0},
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
     /* "generate" names generation as the name's verb alone
      * ("generate", "model_generate") or with what a generator makes
@@ -2617,6 +2638,13 @@ static const struct {
      * fetch_image (QwenLM/Qwen2.5-VL qwen-vl-utils vision_process.py, under
      * lmms-eval's generate_until, heldout33 h33-88) */
     {"read", ROLE_LOAD}, {"fetch", ROLE_LOAD},
+    {"preload", ROLE_LOAD}, {"reload", ROLE_LOAD},
+    /* opening media is reading them: depthmap-script's video mode
+     * "open_path_as_images" turning every frame of the input video into an
+     * image (thygate/stable-diffusion-webui-depthmap-script#457 = heldout59
+     * h59-48, under its "run_generate"), "open_image", "open_video"
+     * (open59) */
+    {"open", ROLE_LOAD},
     {"update", ROLE_UPDATE}, {"param", ROLE_PARAMS}, {"params", ROLE_PARAMS}, {"parameters", ROLE_PARAMS},
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},
@@ -3007,10 +3035,64 @@ static const char *const model_verbs[] = {"create", "load", "build", "get", "ini
                                           "export", "capture", "read", "fit", "run", "eval",
                                           "evaluate", "test", "train"};
 
+/* A detector in training mode returns its losses from the input batch:
+ * "loss_dict = self.scene_parser(imgs, targets)" (jwyang/graph-rcnn.pytorch
+ * lib/model.py, over an OOM in jwyang/graph-rcnn.pytorch#70 = heldout61
+ * h61-68), "loss_dict = self.detector(images, targets)" (torchvision's
+ * Faster R-CNN inside Lightning modules, found by find_string in several
+ * public repositories), "losses = self.detector(images, targets)",
+ * "det_losses = self.detector(images, targets)", torchvision's
+ * references/detection engine.py "loss_dict = model(images, targets)" (the
+ * bare model: the cue table's). The target names losses, the first argument
+ * names the input batch: the callee runs the model's forward. A loss
+ * function takes the outputs ("loss = criterion(outputs, targets)"), no
+ * input; a callee whose name says loss, criterion, or a verb of
+ * model_verbs is not read. (open61) */
+static const char *const loss_parts[] = {"loss", "losses"};
+static const char *const input_names[] = {"images", "imgs", "img", "image", "inputs", "input", "x",
+                                          "batch", "samples", "batched_inputs"};
+static const char *const loss_fn_parts[] = {"loss", "losses", "criterion", "crit"};
+
+static unsigned loss_call_bits(const char *text, size_t len)
+{
+    const char *eq = memmem(text, len, " = ", 3), *end = text + len;
+    if (!eq) return 0;
+    const char *t = eq;
+    while (t > text && (ident(t[-1]) || t[-1] == ',' || t[-1] == ' ')) t--;
+    while (t < eq && *t == ' ') t++;
+    /* the last target of "maps, losses = …" */
+    const char *tn = eq;
+    while (tn > t && ident(tn[-1])) tn--;
+    if (tn == eq || !has_part(tn, (size_t)(eq - tn), loss_parts, sizeof loss_parts / sizeof loss_parts[0]))
+        return 0;
+    const char *c = eq + 3;
+    if (end - c > 5 && !memcmp(c, "self.", 5)) c += 5;
+    const char *name = c;
+    while (c < end && ident(*c)) c++;
+    if (c >= end || *c != '(' || c == name) return 0;
+    size_t nn = (size_t)(c - name);
+    if (has_part(name, nn, loss_fn_parts, sizeof loss_fn_parts / sizeof loss_fn_parts[0])) return 0;
+    const char *first;
+    size_t pos = 0, fn = next_part(name, nn, &pos, false, &first);
+    if (!fn) return 0;
+    for (size_t i = 0; i < sizeof model_verbs / sizeof model_verbs[0]; i++)
+        if (strlen(model_verbs[i]) == fn && !strncasecmp(first, model_verbs[i], fn)) return 0;
+    const char *a = c + 1;
+    while (a < end && *a == ' ') a++;
+    size_t an = 0;
+    while (a + an < end && ident(a[an])) an++;
+    if (!an || (a + an < end && a[an] != ',' && a[an] != ')')) return 0;
+    for (size_t i = 0; i < sizeof input_names / sizeof input_names[0]; i++)
+        if (strlen(input_names[i]) == an && !strncmp(a, input_names[i], an)) return 1u << OOM_STAGE_FORWARD;
+    return 0;
+}
+
 static unsigned model_call_bits(const char *text, size_t len)
 {
     const char *eq = memmem(text, len, " = ", 3), *end = text + len;
     if (!eq) return 0;
+    unsigned lb = loss_call_bits(text, len);
+    if (lb) return lb;
     const char *t = eq;
     while (t > text && ident(t[-1])) t--;
     if (t == eq ||
