@@ -6550,14 +6550,16 @@ bool msg_names_srun(const char *p, size_t n)
 {
     /* srun --label: SchedMD/slurm src/api/step_io.c; ctest's "242: ..."
      * (PaddlePaddle/Paddle#6265, Kitware/CMake:Source/CTest/
-     * cmCTestRunTest.cxx) is the case it keeps out */
+     * cmCTestRunTest.cxx) is the case it keeps out. The word may end its
+     * line as it may end the text: the whole log (diagnose's scan, run's
+     * log read ahead) and one line of it (rankstats' stream) agree. (fuzz23) */
     static const char *const marks[] = {"srun", "slurmstepd"};
     for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
         size_t m = strlen(marks[k]);
         for (const char *q = memmem(p, n, marks[k], m); q; q = memmem(q + 1, n - (size_t)(q + 1 - p), marks[k], m)) {
             size_t i = (size_t)(q - p);
             if ((i == 0 || !isalnum((unsigned char)p[i - 1])) &&
-                (i + m == n || p[i + m] == ' ' || p[i + m] == ':' || p[i + m] == '\t'))
+                (i + m == n || memchr(" :\t\r\n", p[i + m], 5)))
                 return true;
         }
     }

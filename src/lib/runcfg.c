@@ -165,7 +165,7 @@ void runcfg_release(struct runcfg *cfg)
  * "1_000" is 1000, "0x1F" 31, "0b101" 5, "1:30" 90; "08" and "0o17" are
  * strings). 0 with *out set (LLONG_MAX past it), -1 when PyYAML would not
  * read an int: what the training script's yaml.safe_load will see. */
-static int yaml11_int(const char *v, long long *out)
+int runcfg_yaml11_int(const char *v, long long *out)
 {
     static const struct { const char *prefix; int base; const char *digits; } forms[] = {
         {"0b", 2, "01"}, {"0x", 16, "0123456789abcdefABCDEF"}, {"0", 8, "01234567"}};
@@ -212,13 +212,13 @@ static int yaml11_int(const char *v, long long *out)
 }
 
 /* A whole number of at least 1. yaml_plain: an unquoted YAML scalar, read
- * as PyYAML does (yaml11_int); else decimal digits only ("8", a quoted "8",
+ * as PyYAML does (runcfg_yaml11_int); else decimal digits only ("8", a quoted "8",
  * --set, JSON): not "8x", "-1", "+8", "8.0". */
 static int parse_pos_int(const char *v, bool yaml_plain, long *out, char *why, size_t whylen)
 {
     long long x = 0;
     if (*v == '\0') return snprintf(why, whylen, "expects a whole number, got an empty value"), -1;
-    bool ok = yaml_plain ? yaml11_int(v, &x) == 0 : strspn(v, "0123456789") == strlen(v);
+    bool ok = yaml_plain ? runcfg_yaml11_int(v, &x) == 0 : strspn(v, "0123456789") == strlen(v);
     if (!ok && yaml_plain && v[0] == '0' && strspn(v, "0123456789") == strlen(v))
         return snprintf(why, whylen, "expects a whole number, got '%s' (YAML reads a leading 0 "
                         "as octal and this is no octal number: PyYAML gives the string '%s')", v, v), -1;

@@ -28,6 +28,10 @@ struct runcfg {
 };
 
 void runcfg_init(struct runcfg *cfg);
+/* A plain (unquoted) YAML scalar read as PyYAML reads an int (YAML 1.1:
+ * "010" 8, "0x1F" 31, "1:30" 90): 0 with *out set (LLONG_MAX past it), -1
+ * when PyYAML reads no int. */
+int runcfg_yaml11_int(const char *v, long long *out);
 /* Mappings and lists nest at most this deep (the top mapping is level 1);
  * runcfg_parse refuses deeper text, and runcfg_render walks every level a
  * parsed config can have. */

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -357,13 +358,28 @@ static void comment_line(struct strbuf *b, const char *text)
 }
 
 /* An empty plain scalar is null; libyaml's emitter would quote it ('') in
- * flow context, turning null into a string. "~" stays null everywhere. */
+ * flow context, turning null into a string. "~" stays null everywhere. So
+ * would it quote a base-60 int, its ':' a flow indicator ("{seq_len:
+ * 5:04}" to '5:04', a string the parse back refuses as a length): written
+ * in decimal, 304, it stays the int YAML 1.1 read. (fuzz23: fuzz_runcfg) */
 static int ynulls(struct ydoc *d)
 {
     for (yaml_node_t *n = d->doc.nodes.start; n < d->doc.nodes.top; n++) {
-        if (n->type != YAML_SCALAR_NODE || n->data.scalar.length ||
-            n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+        if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) continue;
+        long long v;
+        if (n->data.scalar.length && memchr(n->data.scalar.value, ':', n->data.scalar.length) &&
+            !memchr(n->data.scalar.value, '\0', n->data.scalar.length) &&
+            runcfg_yaml11_int((const char *)n->data.scalar.value, &v) == 0 && v != LLONG_MAX && v != -LLONG_MAX) {
+            char dec[24];
+            snprintf(dec, sizeof dec, "%lld", v);
+            yaml_char_t *copy = (yaml_char_t *)strdup(dec);
+            if (!copy) return -1;
+            free(n->data.scalar.value);
+            n->data.scalar.value = copy;
+            n->data.scalar.length = strlen(dec);
             continue;
+        }
+        if (n->data.scalar.length) continue;
         yaml_char_t *tilde = (yaml_char_t *)strdup("~");
         if (!tilde) return -1;
         free(n->data.scalar.value);

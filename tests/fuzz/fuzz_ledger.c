@@ -7,7 +7,11 @@
  * run id's check (run --id, guard --id: ledger_id_check_new), on the
  * input's first line and on each row's id: it fails whatever
  * ledger_id_check fails, and where only the new id's character set
- * refuses it, the id its message offers ("use '...'") passes both. */
+ * refuses it, the id its message offers ("use '...'") passes both. A
+ * NUL byte's refusal, from the parser, the stream fed in pieces and the
+ * append scan (ledger_tail, fed in pieces as run feeds it), names the
+ * same command, "truncate -s N FILE", N the byte where the first NUL's
+ * line starts. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,8 +70,54 @@ static int id_row(const struct ledger_row *row, void *ctx, struct oomlab_err *er
     return 0;
 }
 
+/* The offset a NUL refusal's "truncate -s N" names: N, else -1 (no NUL
+ * refusal: "fuzz:LINE:COL: binary data (a NUL byte): ... truncate -s N
+ * fuzz)"; another message may quote the input's words). */
+static long long truncate_at(const char *msg)
+{
+    static const char head[] = "binary data (a NUL byte): ", cmd[] = "this line: truncate -s ";
+    long line, col;
+    int at = -1;
+    if (sscanf(msg, "fuzz:%ld:%ld: %n", &line, &col, &at) != 2 || at < 0) return -1;
+    const char *p = msg + at;
+    if (strncmp(p, head, sizeof head - 1)) return -1;
+    const char *t = strstr(p, cmd);
+    if (!t) return -2; /* a NUL refusal without the command */
+    char *end;
+    long long n = strtoll(t + sizeof cmd - 1, &end, 10);
+    return strcmp(end, " fuzz)") ? -2 : n;
+}
+
+/* Where the first NUL's line starts: the rows before it are kept. */
+static long long nul_line_start(const char *text, size_t size)
+{
+    const char *nul = memchr(text, '\0', size);
+    if (!nul) return -1;
+    const char *nl = memrchr(text, '\n', (size_t)(nul - text));
+    return nl ? nl + 1 - text : 0;
+}
+
+/* run's append scan over the file in pieces: a NUL is refused with the same command. */
+static void tail_scan(const char *text, size_t size, long long want)
+{
+    struct ledger_tail t;
+    size_t head = size < 64 ? size : 64;
+    ledger_tail_init(&t, text, head);
+    for (size_t at = 0, step = 1 + size % 23; at < size; at += step) {
+        if (step > size - at) step = size - at;
+        ledger_tail_feed(&t, text + at, step);
+    }
+    struct oomlab_err err = {{0}};
+    int rc = ledger_tail_check(&t, "fuzz", &err);
+    if ((rc < 0) != (want >= 0) || (rc < 0 && truncate_at(err.msg) != want)) {
+        fprintf(stderr, "tail check %d, want truncate at %lld: %s\n", rc, want, err.msg);
+        __builtin_trap();
+    }
+    (void)ledger_tail_end(&t);
+}
+
 static void in_pieces(const char *text, size_t size, int whole_rc, size_t whole_n, bool keep_id,
-                      const struct ids *whole_ids)
+                      const struct ids *whole_ids, const char *whole_msg)
 {
     static const enum ledger_col id_only[] = {LEDGER_RUN_ID};
     size_t first = size ? 1 + (size_t)(unsigned char)text[0] % 17 : 0, rows = 0;
@@ -85,6 +135,11 @@ static void in_pieces(const char *text, size_t size, int whole_rc, size_t whole_
     if (rc == 0) rc = ledger_stream_end(s, &err);
     ledger_stream_free(s);
     if (rc != whole_rc) abort();
+    /* both a NUL refusal (which error comes first may follow the pieces) */
+    if (rc != 0 && truncate_at(whole_msg) != -1 && truncate_at(err.msg) != -1 && strcmp(err.msg, whole_msg)) {
+        fprintf(stderr, "in pieces: %s\nwhole: %s\n", err.msg, whole_msg);
+        __builtin_trap();
+    }
     if (rc == 0 && !keep_id && rows != whole_n) abort();
     if (rc == 0 && keep_id && (ids.n != whole_ids->n || ids.hash != whole_ids->hash)) abort();
 }
@@ -199,11 +254,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     command_change_lines(copy, size);
     ledger_tail_repair(copy, size);
+    err.msg[0] = '\0';
     int rc = ledger_parse(&lg, copy, size, "fuzz", &err);
+    long long nul_at = nul_line_start(copy, size);
+    if (rc != 0 && truncate_at(err.msg) != -1 && truncate_at(err.msg) != nul_at) {
+        fprintf(stderr, "first NUL's line at %lld: %s\n", nul_at, err.msg);
+        __builtin_trap();
+    }
+    tail_scan(copy, size, nul_at);
+    char whole_msg[sizeof err.msg];
+    memcpy(whole_msg, err.msg, sizeof whole_msg);
     struct ids whole_ids = {0, 0};
     for (size_t i = 0; rc == 0 && i < lg.n; i++) id_row(&lg.rows[i], &whole_ids, &err);
-    in_pieces(copy, size, rc, rc == 0 ? lg.n : 0, false, NULL);
-    in_pieces(copy, size, rc, 0, true, &whole_ids);
+    in_pieces(copy, size, rc, rc == 0 ? lg.n : 0, false, NULL, whole_msg);
+    in_pieces(copy, size, rc, 0, true, &whole_ids, whole_msg);
     if (rc == 0) {
         ledger_prepare_reads(&lg);
         for (size_t i = 0; i < lg.n && i < 8; i++) {

@@ -3,10 +3,19 @@
  * entry stays one rank of one attempt; the lines handed on (rs.fn, after
  * an srun label is decided) are whole lines of the input, in its order.
  * A rank's oom is unknown only where the log engine dropped events (past
- * OOM_MAX_EVENTS) and none kept is that rank's; an unknown has no line. */
+ * OOM_MAX_EVENTS) and none kept is that rank's; an unknown has no line.
+ * Twice: as a stream, srun named only by a line so far, and as run reads
+ * a log whose command or text names srun (run_names_srun sets rs.srun
+ * ahead); where the first line names it the two agree on the ranks. A
+ * line that names srun makes the whole text name it; a label that names
+ * no rank (msg_prefix_unlabel) leaves no label, and a body within the
+ * line. */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "lib/msg.h"
 #include "lib/rankstats.h"
 #include "lib/scan.h"
 
@@ -30,10 +39,11 @@ static void on_line(const char *line, size_t len, long entry, void *ctx)
     h->at = (size_t)(p - h->text) + len + (p + len < end);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static uint64_t one_pass(const uint8_t *data, size_t size, bool srun_ahead, const struct oom_report *rep)
 {
     struct rankstats rs;
     rankstats_init(&rs);
+    rs.srun = srun_ahead;
     struct handed h = {&rs, (const char *)data, size, 0};
     rs.fn = on_line;
     rs.fn_ctx = &h;
@@ -43,19 +53,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t n = nl ? (size_t)(nl - (text + pos)) : size - pos;
         struct steps_point pt;
         bool step = steps_parse_line(text + pos, n, &pt);
+        if (!srun_ahead && msg_names_srun(text + pos, n) && !msg_names_srun(text, size)) {
+            fprintf(stderr, "the line names srun, the text does not: %.*s\n", (int)n, text + pos);
+            __builtin_trap();
+        }
+        struct msg_prefix px;
+        size_t m = n < 512 ? n : 512;
+        msg_prefix_parse(text + pos, m, &px);
+        msg_prefix_unlabel(text + pos, m, &px);
+        if (px.task_label || px.body > m) __builtin_trap();
         long e = rankstats_line(&rs, text + pos, n, step ? &pt : NULL);
         if (e >= (long)rs.n) __builtin_trap();
         pos += n + 1;
     }
-    struct oom_report rep;
-    bool dropped = false;
-    if (scan_text(text, size, &rep, NULL) == 0) {
-        rankstats_finish(&rs, &rep);
-        dropped = rep.n_dropped > 0;
-        oom_report_release(&rep);
-    } else {
+    bool dropped = rep && rep->n_dropped > 0;
+    if (rep)
+        rankstats_finish(&rs, rep);
+    else
         rankstats_flush(&rs);
-    }
     if (rs.ranks < 0 || (size_t)rs.ranks > rs.n) __builtin_trap();
     for (size_t i = 0; i < rs.n; i++) {
         const struct rankstats_rank *r = &rs.r[i];
@@ -68,6 +83,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t k = 0; k < i; k++)
             if (rs.r[k].rank == r->rank && rs.r[k].attempt == r->attempt) __builtin_trap();
     }
+    uint64_t sum = 1469598103934665603ull ^ rs.n;
+    for (size_t i = 0; i < rs.n; i++) /* who and how many lines, in order */
+        sum = (sum ^ (uint64_t)rs.r[i].rank ^ (uint64_t)rs.r[i].attempt << 20 ^ (uint64_t)rs.r[i].lines << 32) *
+              1099511628211ull;
     rankstats_release(&rs);
+    return sum;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct oom_report rep;
+    bool scanned = scan_text((const char *)data, size, &rep, NULL) == 0;
+    uint64_t stream = one_pass(data, size, false, scanned ? &rep : NULL);
+    uint64_t ahead = one_pass(data, size, true, scanned ? &rep : NULL); /* run's command named srun, or its log */
+    /* srun named on the first line: the stream knew it from the start too */
+    const char *nl = memchr(data, '\n', size);
+    if (msg_names_srun((const char *)data, nl ? (size_t)(nl - (const char *)data) : size) && stream != ahead) {
+        fprintf(stderr, "srun named on the first line, ranks differ from srun named ahead\n");
+        __builtin_trap();
+    }
+    if (scanned) oom_report_release(&rep);
     return 0;
 }

@@ -11,12 +11,21 @@
  * exact-size copy) by the readers the scan calls on one line:
  * stage_darknet_build (with the line above it as its table line) names load
  * or nothing, and load only for a line that holds darknet's error;
- * stage_julia_frame says frame or not and names a stage or unknown. */
+ * stage_julia_frame says frame or not and names a stage or unknown;
+ * stage_code_shaped answers the same for the line opened by a markdown
+ * backtick (one that opens with none); msg_classify answers for a line with
+ * typographic apostrophes (U+2019) in its contractions what it answers for
+ * the line with them made straight, each such apostrophe between letters
+ * (the copy made here, not msg.c's). An event's rank read from
+ * torchelastic's Root Cause record (rank_from_table) is a rank. */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/msg.h"
 #include "lib/plan.h"
 #include "lib/stage.h"
 #include "lib/scan.h"
@@ -43,6 +52,7 @@ static void check_figures(const struct oom_report *rep)
         FIGURE(b->allowed); FIGURE(b->other_in_use); FIGURE(b->private_pools);
         FIGURE(e->gpu); FIGURE(e->rank); FIGURE(e->step); FIGURE(e->pid);
         FIGURE(e->line); FIGURE(e->mem.device);
+        if (e->rank_from_table && e->rank < 0) __builtin_trap();
         if (e->n_procs > OOM_MAX_PROCS || e->repeats < 0) __builtin_trap();
         for (size_t k = 0; k < e->n_procs; k++) FIGURE(e->procs[k].bytes);
         if (e->mem.present) {
@@ -118,6 +128,43 @@ static void judge(const struct oom_report *rep)
     plan_build(rep, &v, NULL, &p);
 }
 
+/* stage_code_shaped with a markdown backtick before the line, and
+ * msg_classify with the line's typographic apostrophes straight. line is
+ * an exact-size copy. */
+static void code_and_apostrophes(const char *line, size_t len)
+{
+    bool code = stage_code_shaped(line, len);
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+    char *q = malloc(len + 1);
+    if (!q) return;
+    q[0] = '`';
+    memcpy(q + 1, line, len);
+    if ((i == len || line[i] != '`') && stage_code_shaped(q, len + 1) != code) {
+        fprintf(stderr, "code_shaped %d, with a backtick %d: %.*s\n", code, !code, (int)len, line);
+        __builtin_trap();
+    }
+    if (len >= 3 && memmem(line, len, "\xe2\x80\x99", 3)) {
+        size_t k = 0;
+        for (size_t j = 0; j < len;) {
+            bool contraction = j > 0 && j + 3 < len && !memcmp(line + j, "\xe2\x80\x99", 3) &&
+                               isalpha((unsigned char)line[j - 1]) && isalpha((unsigned char)line[j + 3]);
+            q[k++] = contraction ? '\'' : line[j];
+            j += contraction ? 3 : 1;
+        }
+        char *straight = malloc(k ? k : 1); /* exact size again */
+        if (straight) {
+            memcpy(straight, q, k);
+            if (msg_classify(line, len) != msg_classify(straight, k)) {
+                fprintf(stderr, "typographic apostrophes classify apart: %.*s\n", (int)len, line);
+                __builtin_trap();
+            }
+            free(straight);
+        }
+    }
+    free(q);
+}
+
 /* The one-line readers on an exact-size copy of a line (ASan catches a
  * read past it) and of the line above it. */
 static void line_readers(const char *p, size_t len, const char *above, size_t an)
@@ -132,6 +179,7 @@ static void line_readers(const char *p, size_t len, const char *above, size_t an
         st = OOM_STAGE_COUNT;
         int frame = stage_julia_frame(line, len, &st);
         if (frame != 0 && (frame != 1 || (unsigned)st >= OOM_STAGE_COUNT)) __builtin_trap();
+        code_and_apostrophes(line, len);
     }
     free(line);
     free(up);

@@ -17,6 +17,7 @@
 #include "lib/msg.h"
 #include "lib/oom.h"
 #include "lib/plan.h"
+#include "lib/rankstats.h"
 #include "lib/verdict.h"
 #include "lib/scan.h"
 #include "scan_fixture.h"
@@ -177,6 +178,46 @@ static void test_what_out_of_memory_needs_device(void **state)
     oom_report_release(&rep);
 }
 
+/* "srun" that ends a line names srun as it does where it ends the text
+ * (msg_names_srun): the whole log, read by diagnose's scan and by run
+ * ahead of its lines, and one line of it, read by rankstats' stream,
+ * agree. On main the log below gave the stream rank 3 and the scan none
+ * (the fuzz target's rankstats pass found the disagreement: fuzz23). The
+ * launcher's line is written here. */
+static void test_srun_at_line_end(void **state)
+{
+    (void)state;
+    static const char log[] =
+        "Launching 4 tasks with srun\n"
+        "3: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB\n"
+        "3: Traceback (most recent call last):\n"
+        "3:   File \"train.py\", line 92, in train\n"
+        "3:     optimizer.step()\n"
+        "3: RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 23.65 GiB total capacity; "
+        "22.10 GiB already allocated; 3.06 MiB free; 22.50 GiB reserved in total by PyTorch)\n";
+    assert_true(msg_names_srun("Launching 4 tasks with srun", 27));
+    assert_true(msg_names_srun(log, sizeof log - 1));
+    assert_true(msg_names_srun("srun\r\n0: x\n", 11));
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(log, &rep);
+    assert_int_equal(e->rank, 3);
+    oom_report_release(&rep);
+    /* rankstats' stream reads the same rank */
+    struct rankstats rs;
+    rankstats_init(&rs);
+    const char *p = log;
+    for (const char *nl; (nl = strchr(p, '\n')); p = nl + 1) rankstats_line(&rs, p, (size_t)(nl - p), NULL);
+    rankstats_finish(&rs, NULL);
+    assert_int_equal(rs.ranks, 1);
+    assert_int_equal(rs.r[0].rank, 3);
+    rankstats_release(&rs);
+    /* guards: inside a word, or before a byte that is no blank, colon or
+     * line end, it names nothing */
+    assert_false(msg_names_srun("Launching 4 tasks with srunner\n0: x\n", 36));
+    assert_false(msg_names_srun("srun\0", 5));
+    assert_false(msg_names_srun("srun.py\n", 8));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_curly_apostrophe),
         cmocka_unit_test(test_absurd_request_launch_blocking),
         cmocka_unit_test(test_what_out_of_memory_needs_device),
+        cmocka_unit_test(test_srun_at_line_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

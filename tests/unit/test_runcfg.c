@@ -608,6 +608,31 @@ static void parses_back(const char *text, struct runcfg *cfg)
     assert_int_equal(rc, 0);
 }
 
+/* A base-60 int in a flow mapping ("{\"seq_len\": 5:04}": YAML 1.1 reads
+ * 304, PyYAML too) stays an int in the rendered config: libyaml's emitter
+ * quotes a plain scalar with ':' in flow context, and '5:04' is a string
+ * the parse back refused ("seq_len expects a whole number"). fuzz_runcfg
+ * found it (fuzz23). A block one, and a string with ':', keep their
+ * meaning too. */
+static void test_render_base60_int_in_flow(void **state)
+{
+    (void)state;
+    struct runcfg_rendered r;
+    struct runcfg cfg;
+    char *sets[] = {"device_batch_size=4"};
+    const char *text = render("train: {\"seq_len\": 5:04, \"note\": a:b}\n", NULL, sets, 1, &r);
+    parses_back(text, &cfg);
+    assert_int_equal(cfg.max_seq_len, 304);
+    assert_int_equal(cfg.device_batch_size, 4);
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
+    text = render("seq_len: 1:30\n", NULL, sets, 1, &r);
+    parses_back(text, &cfg);
+    assert_int_equal(cfg.max_seq_len, 90);
+    runcfg_release(&cfg);
+    runcfg_rendered_release(&r);
+}
+
 static void test_render_keeps_the_users_schema(void **state)
 {
     (void)state;
@@ -978,6 +1003,7 @@ int main(void)
         cmocka_unit_test(test_effective_batch),
         cmocka_unit_test(test_to_yaml_round_trip),
         cmocka_unit_test(test_to_yaml_unicode),
+        cmocka_unit_test(test_render_base60_int_in_flow),
         cmocka_unit_test(test_render_keeps_the_users_schema),
         cmocka_unit_test(test_render_alias_lands_on_the_configs_key),
         cmocka_unit_test(test_render_sets_what_the_ledger_reads),
