@@ -3165,6 +3165,23 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
+    /* nvdiffrast's NVDR_CHECK_CUDA_ERROR: the numeric cudaError_t, then the
+     * failed call in brackets, "Cuda error: 2[cudaMalloc(&m_gpuPtr,
+     * bytes);]" (2 = cudaErrorMemoryAllocation; 700, 801, 400 are other
+     * faults: "Cuda error: 700[cudaStreamSynchronize(stream);]"). Sources:
+     * NVlabs/nvdiffrast#182, pengHTYX/PSHuman#22, NVlabs/FoundationPose#249
+     * (= heldout61 h61-24); NVlabs/nvdiffrast#196, #197 (code 700). A
+     * pinned host buffer's call (cudaMallocHost, cudaHostAlloc) is host
+     * memory, not this. (open61) */
+    {.kind = "cuda-error",
+     .framework = "cuda",
+     .need = {"Cuda error: 2["},
+     .unless = {"Cuda error: 2[cudaMallocHost", "Cuda error: 2[cudaHostAlloc"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* ND4J's CUDA memory manager under Deeplearning4j (Java): "Failed to
      * allocate 637074016 bytes from DEVICE [0] memory" (CudaMemoryManager.
      * allocate, deeplearning4j/deeplearning4j nd4j-cuda; HOST for pinned
@@ -4252,6 +4269,25 @@ static const struct msg_rule rules[] = {
      .framework = "cuda",
      .any = {"LAUNCH_OUT_OF_RESOURCES", "LaunchOutOfResources",
              "too many resources requested for launch", "CUDA error: invalid configuration argument"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .deny = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    /* tiny-cuda-nn's fully fused MLP checks, before it launches, that one
+     * SM's shared memory holds its layer width: "FullyFusedMLP:
+     * insufficient shared memory available on the GPU. Reduce `n_neurons`
+     * or use `CutlassMLP` (better compatibility but slower) instead." A
+     * kernel's launch configuration against the device's limit, as above:
+     * no device allocation refused. Sources: NVlabs/tiny-cuda-nn#511 (an
+     * A100, tcnn's Python binding), vosen/ZLUDA#171 (= heldout61 h61-35;
+     * lshqqytiger/ZLUDA#5 the same post), tiny-cuda-nn's
+     * fully_fused_mlp.cu check. (open61) */
+    {.kind = "cuda-launch-resources",
+     .framework = "cuda",
+     .need = {"insufficient shared memory available on the GPU"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,

