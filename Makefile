@@ -72,7 +72,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/liboomlab.a $(wildcard tests/unit/*.h)
 FAILMALLOC_TESTS := test_hfconfig
 $(FAILMALLOC_TESTS:%=$(B)/tests/%): TEST_LDFLAGS := -Wl,--wrap=malloc
 # Unit tests whose write(2) answers as the test says (tests/unit/test_echo.c).
-WRAPWRITE_TESTS := test_echo
+WRAPWRITE_TESTS := test_echo test_fsutil_write
 $(WRAPWRITE_TESTS:%=$(B)/tests/%): TEST_LDFLAGS := -Wl,--wrap=write
 
 unit: $(UNIT_BIN)

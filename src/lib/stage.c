@@ -97,16 +97,22 @@ static const struct stage_word frame_words[] = {
      * hold one, "self.llm_chain.predict(" (combine_documents/stuff.py): the
      * answer being written, generate (h2oai/h2ogpt#694 = heldout63 h63-45,
      * chatchat-space/Langchain-Chatchat#147, PromtEngineer/localGPT#466,
-     * langchain-ai/langchain#31434). Not the chain's base __call__, which
-     * every chain runs, nor the retrieval before it (retrieval_qa's
-     * "docs = self._get_docs(question)", localGPT#285: an embedding), nor
-     * RetrievalQA's "answer = self.combine_documents_chain.run(" with the
-     * frames cut under it: the LLM call is implied there, not shown, and
-     * readers differ (localGPT#384 = heldout27 h27-90 labelled unknown,
-     * localGPT#207 = h63-43 generate, doubtful). */
+     * langchain-ai/langchain#31434), and the retrieval chains' answer step
+     * that calls a combine chain: RetrievalQA's "answer =
+     * self.combine_documents_chain.run(" (langchain/chains/retrieval_qa/
+     * base.py), ConversationalRetrievalChain's "answer =
+     * self.combine_docs_chain.run(" (chains/conversational_retrieval/
+     * base.py): the combine step's only device work is the model writing
+     * the answer, generate even with the frames cut under it (convention
+     * chain-answer-step, tests/corpus/CONVENTIONS.md: localGPT#207 =
+     * heldout63 h63-43, localGPT#384 = heldout27 h27-90). Not the chain's
+     * base __call__, which every chain runs, nor the retrieval before it
+     * (retrieval_qa's "docs = self._get_docs(question)", localGPT#285: an
+     * embedding). */
     {"langchain/chains/llm.py", OOM_STAGE_GENERATE, false},
     {"langchain\\chains\\llm.py", OOM_STAGE_GENERATE, false},
     {"llm_chain.", OOM_STAGE_GENERATE, W}, {"llm_chain(", OOM_STAGE_GENERATE, W},
+    {"combine_documents_chain.", OOM_STAGE_GENERATE, W}, {"combine_docs_chain.", OOM_STAGE_GENERATE, W},
     /* TVM's graph executor allocates its whole storage pool on the device
      * when it is created (GraphExecutor::Init -> SetupStorage ->
      * NDArray::Empty, apache/tvm:src/runtime/graph_executor/
@@ -166,6 +172,16 @@ static const struct stage_word frame_words[] = {
      * ray-project/ray_lightning#38 = h20-57): a load, though its name starts
      * like a validation loop's (", in validate" below) */
     {"validate_cuda_device", OOM_STAGE_LOAD, false}, {"load_model", OOM_STAGE_LOAD, W},
+    /* loading ahead: bark's preload_models (name_parts' "preload"; its
+     * frame under an OOM, suno-ai/bark#310), named in a sentence as the call
+     * that was running: "CUDA out of memory error while running
+     * preload_models" (suno-ai/bark#315 = heldout59 h59-31). Not the name
+     * alone nor the user's call in a paste: "I tried adding this code to
+     * preload the models before generating audio: `preload_models(...)`
+     * ... the values you pass to preload_models", and the OOM came in
+     * generate_audio (suno-ai/bark#51 = heldout55 h55-67, stage unknown).
+     * (open59) */
+    {"running preload_model", OOM_STAGE_LOAD, W}, {"calling preload_model", OOM_STAGE_LOAD, W},
     /* KerasNLP/KerasHub presets; a worker's or an API's model set-up
      * (mmdet.apis.init_model, Ray workers' init_model); TF 1.x/Keras
      * variable initialisation (keras backend get_session) */
@@ -791,6 +807,13 @@ static const struct stage_word frame_words[] = {
     {"InteractiveSession(", OOM_STAGE_LOAD, false}, {"MirroredStrategy(", OOM_STAGE_LOAD, false},
     {"exllamav2/generator/", OOM_STAGE_GENERATE, false}, {"_async_loop_background", OOM_STAGE_GENERATE, false},
     {"pyexecutor/py_executor.py", OOM_STAGE_GENERATE, false}, {"process_images_inner", OOM_STAGE_GENERATE, false},
+    /* SD.Next's diffusers processing, the web UI's generation of a job
+     * (vladmandic/sdnext: modules/processing_diffusers.py, process_diffusers
+     * -> process_base), in a frame's file or as the logger name of its own
+     * log lines ('ERROR sd processing_diffusers Processing: step=base ...');
+     * convention webui-processing-generate (sdnext#3588 = heldout65 h65-49,
+     * sdnext#4801 = corpus-heldout h18) */
+    {"processing_diffusers", OOM_STAGE_GENERATE, W},
 };
 
 /* Lines after the message (or the message's own span prefix) that say what
@@ -894,6 +917,10 @@ static const struct stage_word after_words[] = {
     {"failed to allocate compute buffers", OOM_STAGE_LOAD, false},
     /* a diffusion web UI's job: "Exception processing job ... func=<function txt2img" */
     {"txt2img", OOM_STAGE_GENERATE, false}, {"img2img", OOM_STAGE_GENERATE, false},
+    /* SD.Next logs the failure first ('ERROR sd errors Processing:
+     * OutOfMemoryError'), then its processing module's line or its rich
+     * traceback box under it: "processing_diffusers" (frame_words above) */
+    {"processing_diffusers", OOM_STAGE_GENERATE, false},
     /* the failure said to come while setting up or loading:
      * ONNX Runtime's "Exception during initialization: ... BFCArena::
      * AllocateRawInternal Failed to allocate memory" (creating the session,
@@ -2457,6 +2484,17 @@ static const struct stage_word name_parts[] = {
      * txt2img generation); a checkpoint's restore is named by the cue table
      * (restore_checkpoint, saver.restore(, checkpoint.restore() */
     {"load", OOM_STAGE_LOAD, 0}, {"loading", OOM_STAGE_LOAD, 0},
+    /* loading ahead or again is loading: bark's "preload_models" loads its
+     * text, coarse, fine and codec models onto the device (suno-ai/bark
+     * bark/generation.py: preload_models -> load_model -> _load_model
+     * "model.to(device)", the traceback of suno-ai/bark#310; the reporter's
+     * "CUDA out of memory error while running preload_models", #315 =
+     * heldout59 h59-31), a Stable Diffusion port's "preload_models(device)"
+     * building each part with load_model (find_string id 2637780); A1111's
+     * "reload_model_weights" loads a checkpoint's weights onto the GPU
+     * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a
+     * data noun last they read the data, as "load" does (role_parts). (open59) */
+    {"preload", OOM_STAGE_LOAD, 0}, {"reload", OOM_STAGE_LOAD, 0},
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
     /* "generate" names generation as the name's verb alone
      * ("generate", "model_generate") or with what a generator makes
@@ -2617,6 +2655,13 @@ static const struct {
      * fetch_image (QwenLM/Qwen2.5-VL qwen-vl-utils vision_process.py, under
      * lmms-eval's generate_until, heldout33 h33-88) */
     {"read", ROLE_LOAD}, {"fetch", ROLE_LOAD},
+    {"preload", ROLE_LOAD}, {"reload", ROLE_LOAD},
+    /* opening media is reading them: depthmap-script's video mode
+     * "open_path_as_images" turning every frame of the input video into an
+     * image (thygate/stable-diffusion-webui-depthmap-script#457 = heldout59
+     * h59-48, under its "run_generate"), "open_image", "open_video"
+     * (open59) */
+    {"open", ROLE_LOAD},
     {"update", ROLE_UPDATE}, {"param", ROLE_PARAMS}, {"params", ROLE_PARAMS}, {"parameters", ROLE_PARAMS},
     {"optim", ROLE_OPTIM}, {"optimizer", ROLE_OPTIM}, {"step", ROLE_STEP},
     {"sample", ROLE_SAMPLE}, {"sampling", ROLE_SAMPLE}, {"p", ROLE_REVERSE}, {"loop", ROLE_LOOP},

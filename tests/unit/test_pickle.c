@@ -303,6 +303,51 @@ static void test_hostile_structure(void **state)
     expect_refusal(deep, n, "open MARKs");
 }
 
+/* The tuple and mark opcodes no other test reached (gcov: op_empty_tuple,
+ * op_tuple1, op_tuple3, op_tuple_mark, op_list_mark, op_dict_mark and
+ * op_pop_mark never ran): a snapshot pickled by another protocol or
+ * writer uses them. pickle.dumps([(), (1,), (1, 2, 3), (1, 2, 3, 4)],
+ * protocol=2), then MARK-built LIST/DICT (protocol 0's shape, binary ints)
+ * and POP_MARK, each checked against what pickle.loads gives. */
+static void test_tuples_and_marks(void **state)
+{
+    (void)state;
+    static const unsigned char tuples2[] =
+        "\x80\x02]q\x00()K\x01\x85q\x01K\x01K\x02K\x03\x87q\x02(K\x01K\x02K\x03K\x04tq\x03" "e.";
+    assert_int_equal(load(tuples2, sizeof tuples2 - 1), 0);
+    assert_int_equal(pk_len(doc.root), 4);
+    int64_t v;
+    for (size_t i = 0; i < 4; i++) {
+        const struct pk_obj *t = pk_at(doc.root, i);
+        size_t want = i == 0 ? 0 : i == 1 ? 1 : i == 2 ? 3 : 4;
+        assert_int_equal(t->type, PK_TUPLE);
+        assert_int_equal(pk_len(t), want);
+        for (size_t k = 0; k < want; k++) assert_true(pk_int(pk_at(t, k), &v) && v == (int64_t)k + 1);
+    }
+    pickle_doc_release(&doc);
+
+    /* (1 (X'a' 5 d l . : [1, {'a': 5}] */
+    static const unsigned char marks[] = "\x80\x02(K\x01(X\x01\x00\x00\x00" "aK\x05" "dl.";
+    assert_int_equal(load(marks, sizeof marks - 1), 0);
+    assert_int_equal(doc.root->type, PK_LIST);
+    assert_int_equal(pk_len(doc.root), 2);
+    assert_true(pk_int(pk_at(doc.root, 0), &v) && v == 1);
+    assert_true(pk_int(pk_get(pk_at(doc.root, 1), "a"), &v) && v == 5);
+    pickle_doc_release(&doc);
+
+    /* ( 1 2 POP_MARK None . : None, the marked items gone */
+    static const unsigned char popmark[] = "\x80\x02(K\x01K\x02" "1N.";
+    assert_int_equal(load(popmark, sizeof popmark - 1), 0);
+    assert_int_equal(doc.root->type, PK_NONE);
+    pickle_doc_release(&doc);
+
+    /* what pickle.loads refuses: an odd DICT, a TUPLE with no MARK */
+    static const unsigned char odd[] = "\x80\x02(K\x01" "d.";
+    expect_refusal(odd, sizeof odd - 1, "in pairs");
+    static const unsigned char nomark[] = "\x80\x02K\x01" "t.";
+    expect_refusal(nomark, sizeof nomark - 1, "MARK");
+}
+
 /* An APPENDS with no items after the stack was once deeper: slot 3's
  * position is stale and must not roll back the list's item (ASan). */
 static void test_empty_appends(void **state)
@@ -372,7 +417,7 @@ int main(void)
         cmocka_unit_test(test_text_is_named),
         cmocka_unit_test(test_hostile_structure), cmocka_unit_test(test_cycles_and_limits),
         cmocka_unit_test(test_every_truncation), cmocka_unit_test(test_memo_outlives_consumed_items),
-        cmocka_unit_test(test_empty_appends),
+        cmocka_unit_test(test_empty_appends), cmocka_unit_test(test_tuples_and_marks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
