@@ -75,8 +75,18 @@ static const char *oom_text(const struct ledger_row *r, char *buf, size_t size)
     return buf;
 }
 
+/* An empty cell of a column the row's ledger header lacks (written by an
+ * older oomlab) was never recorded: not "unset", not "-". */
+#define NOT_RECORDED "(not recorded)"
+
+static const char *changed_cell(const struct ledger_row *r, enum ledger_col c)
+{
+    return !*r->cell[c] && !ledger_recorded(r, c) ? NOT_RECORDED : cell(r, c);
+}
+
 static const char *env_value(const struct ledger_row *r, const char *name, char *buf, size_t size)
 {
+    if (!*r->cell[LEDGER_ENV] && !ledger_recorded(r, LEDGER_ENV)) return snprintf(buf, size, NOT_RECORDED), buf;
     char *v = ledger_env_get(r->cell[LEDGER_ENV], name);
     char *clean = v ? table_clean(v) : NULL;
     snprintf(buf, size, "%s", clean ? clean : "(unset)");
@@ -103,8 +113,8 @@ static void print_changes(const struct diff *d)
         free(cmd);
     }
     for (size_t i = 0; i < d->n_changed; i++)
-        printf("  changed: %s %s -> %s\n", ledger_col_name(d->changed[i]), cell(d->a, d->changed[i]),
-               cell(d->b, d->changed[i]));
+        printf("  changed: %s %s -> %s\n", ledger_col_name(d->changed[i]), changed_cell(d->a, d->changed[i]),
+               changed_cell(d->b, d->changed[i]));
     const char *name = d->env_changed;
     for (size_t i = 0; i < d->n_env && name < d->env_changed + sizeof d->env_changed && *name; i++) {
         char va[256], vb[256];

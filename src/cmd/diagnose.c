@@ -559,6 +559,7 @@ static int merge_run(struct run_result *r, struct log_result *logs)
         r->merged.n_dropped += l->rep.n_dropped;
         r->merged.lines += l->rep.lines;
         r->merged.expandable_set |= l->rep.expandable_set;
+        oom_report_note_program(&r->merged, l->rep.program_framework, l->rep.program_mixed);
         r->merged.truncated |= l->rep.truncated;
     }
     return 0;
@@ -1622,6 +1623,7 @@ static void json_log(struct json *j, const struct log_result *l)
     json_key(j, "events"), json_int(j, (long long)l->rep.n_events);
     json_key(j, "dropped"), json_int(j, (long long)l->rep.n_dropped);
     json_key(j, "expandable_segments_set"), json_bool(j, l->rep.expandable_set);
+    json_key(j, "program_framework"), json_str(j, oom_report_program(&l->rep));
     json_key(j, "job_id"), json_str(j, l->job_id[0] ? l->job_id : NULL);
     json_key(j, "memory_trend"), json_trend(j, l);
     json_key(j, "torchelastic_root_cause"), json_elastic(j, &l->elastic.root);

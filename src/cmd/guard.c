@@ -268,7 +268,10 @@ static void print_github(FILE *out, const struct runexec_result *r, const struct
     struct strbuf b = {0};
     const char *level = g->verdict == GATE_PASS ? "notice" : g->verdict == GATE_EDGE ? "warning" : "error";
     long line = oom_line(r);
-    gha_annotation(&b, level, line > 0 ? r->log_path : NULL, line, t->title, t->summary);
+    char file[8192], cwd[4096];
+    if (line > 0)
+        gha_file(r->log_path, getenv("GITHUB_WORKSPACE"), getcwd(cwd, sizeof cwd), file, sizeof file);
+    gha_annotation(&b, level, line > 0 ? file : NULL, line, t->title, t->summary);
     if (!b.failed) fwrite(b.s, 1, b.n, out);
     strbuf_release(&b);
 }

@@ -71,11 +71,21 @@ const char *ledger_io_state(const struct ledger_row *row)
     return !strcmp(e, LEDGER_RUNNING) ? "running" : !strcmp(e, LEDGER_IO_NO_FINAL) ? LEDGER_IO_NO_FINAL : "done";
 }
 
+/* The last load's shards left out (ledgerfile_load's bad): a run asked
+ * for by id and not found may be in one of them. */
+static struct ledgerfile_bad left_out;
+
 void ledger_io_where_is(const char *dir, const char *id, const char *path, struct oomlab_err *err)
 {
     const char *d = dir && *dir ? dir : ".";
     char near[300];
     if (!id) return;
+    if (left_out.n && err->msg[0]) {
+        size_t len = strlen(err->msg);
+        snprintf(err->msg + len, sizeof err->msg - len, " (it may be in %s%s, left out as unreadable: see the warning above)",
+                 left_out.path, left_out.n > 1 ? " or another shard" : "");
+        return;
+    }
     ledgerfile_nearby(d, id, near, sizeof near);
     if (!near[0]) return;
     if (!ledgerfile_holds(d))
@@ -90,8 +100,15 @@ int ledger_io_load(const char *who, const char *dir, struct ledger *lg, char *pa
     bool missing;
     const char *d = dir && *dir ? dir : ".";
     char skipped[4200];
-    if (ledgerfile_load(d, lg, path, size, &missing, skipped, sizeof skipped, err) < 0) return -1;
+    if (ledgerfile_load(d, lg, path, size, &missing, skipped, sizeof skipped, &left_out, err) < 0) return -1;
     if (who && skipped[0]) fprintf(stderr, "oomlab %s: note: %s\n", who, skipped);
+    if (who && left_out.n)
+        fprintf(stderr, "oomlab %s: warning: left out %s (its runs are not shown; the other shards are): %s", who,
+                left_out.path, left_out.why);
+    if (who && left_out.n > 1)
+        fprintf(stderr, " (and %zu more shard%s left out, each named once this one is fixed)", left_out.n - 1,
+                left_out.n == 2 ? "" : "s");
+    if (who && left_out.n) fputc('\n', stderr);
     int rc = ledger_keep_latest_unfolded(lg, err);
     for (size_t i = 0; rc == 0 && i < lg->n; i++)
         if (ledger_is_running(&lg->rows[i]) && recorder_gone(d, &lg->rows[i]))

@@ -22,6 +22,7 @@
 #include "lib/killcause.h"
 #include "lib/ledger.h"
 #include "lib/runcfg.h"
+#include "lib/strbuf.h"
 #include "lib/units.h"
 #include "render/table.h"
 #include "sys/cfgfile.h"
@@ -316,6 +317,23 @@ static void host_kill_text(const struct runexec_result *r)
  * characters and invalid UTF-8 as '?'. */
 #define TAIL_READ 4096
 #define TAIL_SHOW 240
+
+/* Is buf[start, end) binary rather than a line of text? More than one
+ * byte in 8 a control byte (not a tab or a colour's ESC), a NUL or not
+ * UTF-8: a program's raw output (pickled data or a tensor written to
+ * stdout) whose stray letters are no message. */
+static bool line_binary(const char *buf, size_t start, size_t end)
+{
+    size_t bad = 0;
+    for (size_t i = start; i < end;) {
+        unsigned char c = (unsigned char)buf[i];
+        size_t k = c < 0x80 ? 1 : strbuf_utf8_seq((const unsigned char *)buf + i, end - i, NULL);
+        if (k == 0 || (c < 0x20 && c != '\t' && c != 0x1B) || c == 0x7F) bad++; /* ESC: a colour, text */
+        i += k ? k : 1;
+    }
+    return bad * 8 > end - start;
+}
+
 static void failure_tail(const struct runexec_result *r)
 {
     if (r->exit_code == 0 || r->oom || r->failure_other || r->interrupted || r->timed_out || r->stopped ||
@@ -335,14 +353,21 @@ static void failure_tail(const struct runexec_result *r)
     /* the last line with a letter or digit: not a launcher's closing
      * "=====" rule or a blank line */
     size_t end = (size_t)n, start;
+    bool binary = false; /* a binary line passed over: said when no text line comes before it */
     for (;;) {
         while (end > 0 && (buf[end - 1] == '\n' || buf[end - 1] == '\r' || buf[end - 1] == ' ' || buf[end - 1] == '\t'))
             end--;
-        if (end == 0) return;
+        if (end == 0) {
+            if (binary)
+                fprintf(stderr, "oomlab run: %s: exit %d, no GPU OOM; the log ends in binary output (%s)\n", r->id,
+                        r->exit_code, r->log_path);
+            return;
+        }
         start = end;
         while (start > 0 && buf[start - 1] != '\n' && buf[start - 1] != '\r') start--; /* a redrawn bar: its last state */
         bool words = false;
         for (size_t i = start; i < end && !words; i++) words = isalnum((unsigned char)buf[i]) != 0;
+        if (words && line_binary(buf, start, end)) binary = true, words = false;
         if (words) break;
         end = start;
     }

@@ -253,27 +253,32 @@ static const struct {
 struct field {
     const char *keys[FIELD_KEYS];
     size_t off;
+    bool zero_none; /* 0 is a value: none of it (the field stays 0) */
 };
 
 /* The first key present wins; DistilBERT's own names (n_layers, dim,
  * n_heads, hidden_dim: DistilBertConfig) come last. */
 #define OFF(f) offsetof(struct est_model, f)
 static const struct field fields[] = {
-    {{"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL}, OFF(layers)},
-    {{"num_decoder_layers", NULL}, OFF(decoder_layers)},
+    {{"num_hidden_layers", "n_layer", "num_layers", "n_layers", NULL}, OFF(layers), false},
+    {{"num_decoder_layers", NULL}, OFF(decoder_layers), false},
     /* n_embed: BLOOM's own (bigscience/bloom, bloomz-560m; BloomConfig pops it into hidden_size) */
-    {{"hidden_size", "n_embd", "d_model", "dim", "n_embed"}, OFF(hidden)},
-    {{"num_attention_heads", "n_head", "num_heads", "n_heads", NULL}, OFF(heads)},
-    {{"num_key_value_heads", "num_kv_heads", "multi_query_group_num", NULL}, OFF(kv_heads)},
-    {{"head_dim", "d_kv", "kv_channels", NULL}, OFF(head_dim)},
-    {{"intermediate_size", "n_inner", "ffn_dim", "d_ff", "hidden_dim"}, OFF(ffn)},
+    {{"hidden_size", "n_embd", "d_model", "dim", "n_embed"}, OFF(hidden), false},
+    {{"num_attention_heads", "n_head", "num_heads", "n_heads", NULL}, OFF(heads), false},
+    {{"num_key_value_heads", "num_kv_heads", "multi_query_group_num", NULL}, OFF(kv_heads), false},
+    {{"head_dim", "d_kv", "kv_channels", NULL}, OFF(head_dim), false},
+    {{"intermediate_size", "n_inner", "ffn_dim", "d_ff", "hidden_dim"}, OFF(ffn), false},
     /* ChatGLM's embedding and output_layer are padded_vocab_size rows */
-    {{"padded_vocab_size", "vocab_size", NULL}, OFF(vocab)},
-    {{"max_position_embeddings", "n_positions", NULL}, OFF(max_positions)},
-    {{"num_local_experts", "num_experts", NULL}, OFF(experts)},
-    {{"num_experts_per_tok", NULL}, OFF(experts_per_token)},
-    {{"sliding_window", NULL}, OFF(sliding_window)},
-    {{"word_embed_proj_dim", NULL}, OFF(embed_proj)},
+    {{"padded_vocab_size", "vocab_size", NULL}, OFF(vocab), false},
+    {{"max_position_embeddings", "n_positions", NULL}, OFF(max_positions), false},
+    {{"num_local_experts", "num_experts", NULL}, OFF(experts), false},
+    {{"num_experts_per_tok", NULL}, OFF(experts_per_token), false},
+    /* 0, as null: no window. transformers' flash-attention path tests the
+     * window for truth (`... and sliding_window and key_states.shape[1] >
+     * sliding_window`: huggingface/transformers:src/transformers/
+     * modeling_flash_attention_utils.py@005f48213bd74c6773e7f52b4b24427b5eb06fe0) */
+    {{"sliding_window", NULL}, OFF(sliding_window), true},
+    {{"word_embed_proj_dim", NULL}, OFF(embed_proj), false},
 };
 
 static void line_col(const char *text, size_t off, long *line, long *col)
@@ -337,13 +342,17 @@ static int bad_dim(const char *file, const char *key, bool positive_whole, const
                           as_written(text, len, key, v, lit, sizeof lit));
 }
 
-/* A dimension: a positive integer, or null (unset). */
+/* A dimension: a positive integer, or null (unset); 0 too where the field
+ * is zero_none (left as it was: none). */
 static int get_dim(json_object *root, const struct field *f, const char *file, const char *text,
                    size_t len, int64_t *out, struct oomlab_err *err)
 {
     for (int k = 0; k < FIELD_KEYS && f->keys[k]; k++) {
         json_object *v;
         if (!json_object_object_get_ex(root, f->keys[k], &v) || !v) continue;
+        if (f->zero_none && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) &&
+            json_object_get_double(v) == 0)
+            return 0;
         if (json_object_is_type(v, json_type_double)) {
             double d = json_object_get_double(v);
             if (!isfinite(d) || d != floor(d) || d < 1 || d > 9.0e15)

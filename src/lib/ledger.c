@@ -88,6 +88,11 @@ int ledger_row_init(struct ledger_row *row)
     return 0;
 }
 
+bool ledger_recorded(const struct ledger_row *row, enum ledger_col col)
+{
+    return (unsigned)col < LEDGER_NCOLS && !(row->unrecorded & (UINT64_C(1) << col));
+}
+
 int ledger_row_set(struct ledger_row *row, enum ledger_col col, const char *value)
 {
     if ((unsigned)col >= LEDGER_NCOLS) return -1;
@@ -396,6 +401,11 @@ static int take_row(struct reader *rd, struct record *r)
     struct ledger_row *row = &lg->rows[lg->n];
     ledger_row_init(row);
     row->line = r->line;
+    row->unrecorded = LEDGER_NCOLS >= 64 ? UINT64_MAX : (UINT64_C(1) << LEDGER_NCOLS) - 1;
+    /* a column of the header past the row's last field (a row written
+     * before `sed` added the column to the header) was not recorded either */
+    for (size_t i = 0; i < rd->ncols_mapped && i < r->n; i++)
+        if (rd->map[i] >= 0) row->unrecorded &= ~(UINT64_C(1) << rd->map[i]);
     size_t total = 0, used = 0, n;
     for (size_t i = 0; i < r->n && i < rd->ncols_mapped; i++)
         if (rd->map[i] >= 0 && column_kept(rd, i) && (field_value(&r->f[i], &n), n)) total += n + 1;
@@ -1515,6 +1525,7 @@ static int synth_job_row(struct ledger_row *out, struct ledger_row *const *g, si
     }
     const struct ledger_row *base = worst ? worst : g[0];
     if (ledger_row_init(out) < 0) return -1;
+    out->unrecorded = base->unrecorded;
     int rc = 0;
     for (size_t c = 0; c < LEDGER_NCOLS; c++) rc |= ledger_row_set(out, (enum ledger_col)c, base->cell[c]);
     char b[64], notes[1024] = "";

@@ -77,6 +77,12 @@ struct ledger_row {
      * move by value; only ledger_row_release frees. */
     char *block;
     uint64_t own;
+    /* Bit c: the header of the file the row was read from has no column c
+     * (a ledger written by an older oomlab, before `env` and the rest), or
+     * the row ends before it (written before the column was added to the
+     * header): its empty cell is "not recorded", not "unset"
+     * (ledger_recorded). */
+    uint64_t unrecorded;
 };
 
 #define LEDGER_MAX_FILE_COLS 256
@@ -125,6 +131,8 @@ int ledger_row_init(struct ledger_row *row);
 /* Copy value (NULL -> "") into the cell; -1 on no memory. */
 int ledger_row_set(struct ledger_row *row, enum ledger_col col, const char *value);
 void ledger_row_release(struct ledger_row *row);
+/* Did the row's file have column col (row->unrecorded)? New rows: true. */
+bool ledger_recorded(const struct ledger_row *row, enum ledger_col col);
 
 /* "run_id,...,notes\n" (malloc'd; NULL on no memory). */
 char *ledger_header(size_t *len);

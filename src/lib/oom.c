@@ -40,6 +40,19 @@ void oom_report_init(struct oom_report *rep)
     rep->primary = -1;
 }
 
+void oom_report_note_program(struct oom_report *rep, const char *framework, bool mixed)
+{
+    if (mixed) rep->program_mixed = true;
+    if (!framework) return;
+    if (!rep->program_framework) rep->program_framework = framework;
+    else if (strcmp(rep->program_framework, framework)) rep->program_mixed = true;
+}
+
+const char *oom_report_program(const struct oom_report *rep)
+{
+    return rep->program_mixed ? NULL : rep->program_framework;
+}
+
 void oom_report_release(struct oom_report *rep)
 {
     if (!rep) return;

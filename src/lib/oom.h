@@ -139,6 +139,15 @@ struct oom_report {
     bool expandable_set;  /* the log shows expandable_segments already set */
     bool truncated;       /* input ended inside a message or traceback */
     struct oom_context context; /* call NONE unless the paste's context decided it */
+    /* The program's framework by its own words (scan_note_program): frame
+     * paths (site-packages/tensorflow/, jax/_src/, torch/) and its log's
+     * source paths ("I tensorflow/core/...", "E external/xla/xla/..."), read
+     * from the lines the scan reads anyway. NULL unknown; program_mixed:
+     * two frameworks named (a PyTorch program whose import printed TF's
+     * banner), which counts as unknown. The plan's framework for an event
+     * of the CUDA layer (progfw23). */
+    const char *program_framework;
+    bool program_mixed;
 };
 
 /* Events kept per report; more are counted in n_dropped. */
@@ -150,5 +159,11 @@ void oom_event_init(struct oom_event *ev);
 void oom_memsummary_init(struct oom_memsummary *m);
 void oom_report_init(struct oom_report *rep);
 void oom_report_release(struct oom_report *rep);
+/* One piece of evidence of the program's framework (a log of another
+ * rank's merged in: its own, and whether it was mixed): a second framework
+ * makes it mixed. */
+void oom_report_note_program(struct oom_report *rep, const char *framework, bool mixed);
+/* The program's framework, NULL where unknown or mixed. */
+const char *oom_report_program(const struct oom_report *rep);
 
 #endif

@@ -566,10 +566,41 @@ static bool lowp(const char *dtype)
     return !strcmp(dtype, "bfloat16") || !strcmp(dtype, "float16");
 }
 
-static plan_needs needs_met(const struct oom_event *e, const struct verdicts *v,
-                          const struct runcfg *cfg, bool expandable,
+/* Frameworks that are the CUDA layer, no program's own: an event of theirs
+ * (a cudaMalloc's CUDA_ERROR_OUT_OF_MEMORY, cuDNN's ALLOC_FAILED) takes the
+ * program's levers, where the log names the program (oom_report_program). */
+static const char *const cuda_layer_frameworks[] = {"cuda", "rocm"};
+
+/* The framework whose levers the plan names: the event's own, or the
+ * program's where the event is the CUDA layer's and the log names one;
+ * unknown stays the event's (progfw23). */
+static const char *plan_framework(const struct oom_report *rep, const struct oom_event *e,
+                                  bool xla_se)
+{
+    const char *program = rep ? oom_report_program(rep) : NULL;
+    /* the stream executor's grab has rows of its own, naming TF's and
+     * JAX's levers both (xla-startup-grab, xla-batch) */
+    if (!program || xla_se) return e->framework;
+    for (size_t k = 0; k < sizeof cuda_layer_frameworks / sizeof cuda_layer_frameworks[0]; k++)
+        if (!strcmp(e->framework, cuda_layer_frameworks[k])) return program;
+    return e->framework;
+}
+
+/* the stream executor's own words (tensorflow/stream_executor/cuda/
+ * cuda_driver.cc, later xla/stream_executor): TF or JAX, whichever ran
+ * it; the rows name both */
+static bool xla_se_text(const struct oom_event *e)
+{
+    return strstr(e->text, "failed to allocate") &&
+           (strstr(e->text, "from device: CUDA_") || strstr(e->text, "from device: hipError"));
+}
+
+static plan_needs needs_met(const struct oom_event *e, const struct oom_report *rep,
+                          const struct verdicts *v, const struct runcfg *cfg, bool expandable,
                           const struct steps_mem_trend *trend)
 {
+    bool xla_se = xla_se_text(e);
+    const char *fw = plan_framework(rep, e, xla_se);
     plan_needs m = 0;
     m |= trend && plan_trend_clear(trend) ? N_GROWING : N_NOT_GROWING;
     if (e->gpu_oom) m |= N_OOM;
@@ -582,14 +613,14 @@ static plan_needs needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!cfg || cfg->grad_ckpt != 1) m |= N_NO_CKPT;
     if (!cfg || !lowp(cfg->dtype)) m |= N_NO_LOWP;
     if (!expandable) m |= N_NO_EXPAND;
-    m |= !strcmp(e->framework, "pytorch") ? N_PYTORCH : N_NOT_PYTORCH;
+    m |= !strcmp(fw, "pytorch") ? N_PYTORCH : N_NOT_PYTORCH;
     /* An inference engine sizes its own memory: HF loading and generation
      * advice does not apply to it. vLLM and TGI share the last resorts
      * (vllm-fallbacks); SGLang and llama.cpp have their own first steps. */
     static const char *const engines[] = {"vllm", "tgi", "sglang", "llama.cpp"};
     bool engine = false;
-    for (size_t k = 0; k < sizeof engines / sizeof engines[0]; k++) engine |= !strcmp(e->framework, engines[k]);
-    if (!strcmp(e->framework, "vllm") || !strcmp(e->framework, "tgi")) m |= N_VLLM;
+    for (size_t k = 0; k < sizeof engines / sizeof engines[0]; k++) engine |= !strcmp(fw, engines[k]);
+    if (!strcmp(fw, "vllm") || !strcmp(fw, "tgi")) m |= N_VLLM;
     if (!engine) m |= N_NOT_VLLM;
     if (!strcmp(e->kind, "vllm-kv-cache")) m |= N_KV_CACHE;
     if (!strcmp(e->kind, "vllm-oom")) m |= N_WARMUP;
@@ -597,20 +628,15 @@ static plan_needs needs_met(const struct oom_event *e, const struct verdicts *v,
     if (!strcmp(e->kind, "tgi-warmup")) m |= N_TGI_WARMUP;
     if (!strcmp(e->kind, "nccl-oom")) m |= N_NCCL_OOM;
     if (!strcmp(e->kind, "sglang-kv-cache")) m |= N_SGLANG_KV;
-    if (!strcmp(e->framework, "llama.cpp")) m |= N_LLAMA_CPP;
+    if (!strcmp(fw, "llama.cpp")) m |= N_LLAMA_CPP;
     for (size_t k = 0; k < sizeof array_frameworks / sizeof array_frameworks[0]; k++)
-        if (!strcmp(e->framework, array_frameworks[k])) m |= N_ARRAY;
-    if (!strcmp(e->framework, "tensorflow")) m |= N_TF;
-    if (!strcmp(e->framework, "jax")) m |= N_JAX;
-    /* the stream executor's own words (tensorflow/stream_executor/cuda/
-     * cuda_driver.cc, later xla/stream_executor): TF or JAX, whichever ran
-     * it; the row names both */
-    if (strstr(e->text, "failed to allocate") &&
-        (strstr(e->text, "from device: CUDA_") || strstr(e->text, "from device: hipError")))
-        m |= N_XLA_SE;
+        if (!strcmp(fw, array_frameworks[k])) m |= N_ARRAY;
+    if (!strcmp(fw, "tensorflow")) m |= N_TF;
+    if (!strcmp(fw, "jax")) m |= N_JAX;
+    if (xla_se) m |= N_XLA_SE;
     bool own_levers = (m & (N_TF | N_JAX | N_XLA_SE)) != 0;
     for (size_t k = 0; k < sizeof own_lever_frameworks / sizeof own_lever_frameworks[0]; k++)
-        own_levers |= !strcmp(e->framework, own_lever_frameworks[k]);
+        own_levers |= !strcmp(fw, own_lever_frameworks[k]);
     if (!(m & N_ARRAY) && !own_levers) m |= N_PROGRAM;
     /* c10's CUDA check (C10_CUDA_CHECK, and extensions that print the same
      * words) says its own traceback may be wrong: "CUDA kernel errors might
@@ -621,7 +647,7 @@ static plan_needs needs_met(const struct oom_event *e, const struct verdicts *v,
      * Tried to allocate" is raised in the allocating call itself, so its
      * traceback is already exact. Not TF's cuMemAllocAsync line nor ggml's
      * check, which say the same words about a synchronous allocation. */
-    bool async = !strcmp(e->kind, "cuda-error") && strcmp(e->framework, "llama.cpp") &&
+    bool async = !strcmp(e->kind, "cuda-error") && strcmp(fw, "llama.cpp") &&
                  !strstr(e->text, "cuMemAllocAsync") &&
                  (strstr(e->text, "CUDA error: out of memory") || strstr(e->text, "HIP error: out of memory"));
     m |= async ? N_ASYNC : N_NOT_ASYNC;
@@ -779,7 +805,7 @@ void plan_build_trend(const struct oom_report *rep, const struct verdicts *v,
         for (size_t i = 0; i < cfg->n_extra; i++)
             if (cfg->extra[i].value && strstr(cfg->extra[i].value, "expandable_segments:True"))
                 expandable = true;
-    plan_needs met = needs_met(e, v, cfg, expandable, trend);
+    plan_needs met = needs_met(e, rep, v, cfg, expandable, trend);
     struct vars x;
     fill_vars(rep, v, cfg, trend, &x);
     for (size_t i = 0; i < plan_catalogue_size() && plan->n < PLAN_MAX; i++) {

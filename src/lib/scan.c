@@ -407,11 +407,75 @@ struct cline {
     bool labelled; /* its prefix is an srun label: read with the lines around it */
 };
 
+/* What names the program's framework on a line the scan reads (a frame's
+ * path, a log line's source path), first row that matches wins: jaxlib
+ * built TensorFlow's and XLA's sources as external/org_tensorflow (to
+ * 2023: jina-ai/dalle-flow#57 = h64-22) and then external/xla/xla
+ * (google/flax#3376 = h58-33), TensorFlow its own as tensorflow/... and
+ * then external/local_xla (TF 2.15 on); an exception's module path
+ * (jaxlib.xla_extension.XlaRuntimeError) too. A mark starts a path part (no
+ * letter, digit or '_' before it). */
+static const struct {
+    const char *mark;
+    const char *framework;
+} program_marks[] = {
+    {"external/org_tensorflow/", "jax"},
+    {"external/xla/xla/", "jax"},
+    {"jax/_src/", "jax"},
+    {"jaxlib/", "jax"},
+    {"jax._src.", "jax"},             /* a module path in a traceback's exception */
+    {"jaxlib.xla_extension.", "jax"}, /* XlaRuntimeError (jax-ml/jax#10989) */
+    {"site-packages/tensorflow/", "tensorflow"},
+    {"site-packages/tensorflow_core/", "tensorflow"},
+    {"dist-packages/tensorflow_core/", "tensorflow"},
+    {"dist-packages/tensorflow/", "tensorflow"},
+    {"tensorflow/core/", "tensorflow"},
+    {"tensorflow/stream_executor/", "tensorflow"},
+    {"tensorflow/python/", "tensorflow"},
+    {"tensorflow.python.", "tensorflow"}, /* errors_impl.ResourceExhaustedError and kin */
+    {"external/local_xla/", "tensorflow"},
+    {"external/local_tsl/", "tensorflow"},
+    {"site-packages/torch/", "pytorch"},
+    {"dist-packages/torch/", "pytorch"},
+    {"site-packages/paddle/", "paddle"},
+    {"dist-packages/paddle/", "paddle"},
+    {"site-packages/mxnet/", "mxnet"},
+    {"dist-packages/mxnet/", "mxnet"},
+};
+
+/* Does the mark stand at q, its '/' matching '\\' too (a Windows path:
+ * "site-packages\\tensorflow_core\\python", tensorflow/tensorflow#42163)? */
+static bool mark_at(const char *q, const char *end, const char *m)
+{
+    for (; *m; m++, q++) {
+        if (q >= end) return false;
+        if (*m == '/' ? (*q != '/' && *q != '\\') : *q != *m) return false;
+    }
+    return true;
+}
+
+static void note_program(struct scan *s, const char *p, size_t n)
+{
+    if (n < 6) return;
+    const char *end = p + n;
+    for (size_t k = 0; k < sizeof program_marks / sizeof program_marks[0]; k++) {
+        const char *m = program_marks[k].mark;
+        size_t head = strcspn(m, "/"); /* the mark's first part, searched as is */
+        for (const char *q = memmem(p, n, m, head); q; q = memmem(q + 1, (size_t)(end - q - 1), m, head)) {
+            if (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) continue;
+            if (!mark_at(q, end, m)) continue;
+            oom_report_note_program(s->rep, program_marks[k].framework, false);
+            return;
+        }
+    }
+}
+
 /* The line [a, b) cleaned into s->ctx, its prefix parsed; no kind yet. */
 static void clean_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c)
 {
     s->work.lines_read++;
     size_t n = msg_clean(v->p + a, b - a, SIZE_MAX, s->ctx, CTX_MAX);
+    note_program(s, s->ctx, n);
     c->labelled = parse_prefix(v, a, b, s->ctx, n, &c->px);
     c->body = s->ctx + c->px.body;
     c->n = stage_unbox(s->ctx + c->px.body, n - c->px.body); /* Rich's boxed frames */
@@ -565,6 +629,7 @@ static size_t read_message(struct scan *s, const struct view *v, size_t ls, size
         n += msg_clean(v->p + a, b - a, SIZE_MAX, s->line + n, SCAN_LINE_MAX - n);
         le = b;
     }
+    note_program(s, s->line, n);
     *end = le;
     return n;
 }

@@ -14,6 +14,41 @@ void gha_escape(struct strbuf *b, const char *s, size_t len, bool property)
     }
 }
 
+/* p past any "./" (and the slashes after each) */
+static const char *past_dots(const char *p)
+{
+    while (p[0] == '.' && p[1] == '/')
+        for (p += 2; *p == '/';) p++;
+    return p;
+}
+
+/* s inside dir: what follows dir's "/" in s (NULL when not inside) */
+static const char *inside(const char *s, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    if (n == 0 || strncmp(s, dir, n) || s[n] != '/') return NULL;
+    for (s += n; *s == '/';) s++;
+    return s;
+}
+
+const char *gha_file(const char *path, const char *workspace, const char *cwd, char *buf, size_t size)
+{
+    const char *p = past_dots(path);
+    const char *rel;
+    if (!workspace || workspace[0] != '/') {
+        snprintf(buf, size, "%s", p);
+    } else if (p[0] == '/') {
+        rel = inside(p, workspace);
+        snprintf(buf, size, "%s", rel ? rel : p);
+    } else if (cwd && (rel = inside(cwd, workspace)) && *rel) {
+        snprintf(buf, size, "%s/%s", rel, p); /* run from a subdirectory of the checkout */
+    } else {
+        snprintf(buf, size, "%s", p);
+    }
+    return buf;
+}
+
 static void property(struct strbuf *b, bool *first, const char *name, const char *value)
 {
     strbuf_adds(b, *first ? " " : ",");

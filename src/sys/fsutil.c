@@ -273,8 +273,21 @@ int fsutil_write_atomic(const char *path, const void *data, size_t len, struct o
     if (fd < 0) { /* name what the user asked for, not our temp name ("x.html.tmp.2539") */
         int e = errno;
         char why[PATH_MAX + 64];
+        char dir[PATH_MAX];
+        const char *slash = strrchr(path, '/');
+        struct stat st;
+        /* ENOENT alone ("No such file or directory") says neither which: the
+         * directory that is missing, or one that exists and takes no new
+         * files (`report -o /proc/x`) */
+        if (slash) snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        else snprintf(dir, sizeof dir, ".");
         if (e == ENOTDIR)
             oomlab_err_set(err, "cannot write %s: %s", path, fsutil_why(path, e, why, sizeof why));
+        else if (e == ENOENT && stat(dir, &st) < 0 && errno == ENOENT)
+            oomlab_err_set(err, "cannot write %s: no directory %s (make it first, or write elsewhere)", path, dir);
+        else if (e == ENOENT && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+            oomlab_err_set(err, "cannot write %s: %s takes no new files (%s: a virtual file system such as /proc "
+                                "or /sys?); write elsewhere", path, dir, strerror(e));
         else if (e != ELOOP && e != EINVAL)
             oomlab_err_set(err, "cannot write %s: %s (in its directory: the file is written to a temp "
                                 "name there and renamed)", path, strerror(e));

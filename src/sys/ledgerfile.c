@@ -186,7 +186,7 @@ static int read_one(const char *path, struct ledger *lg, bool *missing, struct o
 }
 
 static int merge_shards(const char *shards, struct ledger *lg, size_t *n_read, char *skipped, size_t skipped_size,
-                        struct oomlab_err *err)
+                        struct ledgerfile_bad *bad, struct oomlab_err *err)
 {
     size_t n;
     char **names = shard_names(shards, &n, skipped, skipped_size);
@@ -201,7 +201,12 @@ static int merge_shards(const char *shards, struct ledger *lg, size_t *n_read, c
                 ledger_release(&one);
                 (*n_read)++;
             } else if (!gone) {
-                rc = -1; /* unreadable, not a file, too large: said in err */
+                /* unreadable, too large, no ledger: said in err; the other hosts' shards still count */
+                if (bad->n++ == 0) {
+                    snprintf(bad->path, sizeof bad->path, "%s", path);
+                    snprintf(bad->why, sizeof bad->why, "%s", err->msg);
+                }
+                err->msg[0] = '\0';
             }
         }
         free(names[i]);
@@ -265,8 +270,12 @@ void ledgerfile_nearby(const char *dir, const char *id, char *buf, size_t size)
 }
 
 int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
-                    char *skipped, size_t skipped_size, struct oomlab_err *err)
+                    char *skipped, size_t skipped_size, struct ledgerfile_bad *bad, struct oomlab_err *err)
 {
+    struct ledgerfile_bad none_said;
+    if (!bad) bad = &none_said;
+    bad->path[0] = bad->why[0] = '\0';
+    bad->n = 0;
     const char *d = dir && *dir ? dir : ".";
     char shards[4096];
     bool none = false;
@@ -282,9 +291,14 @@ int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size,
         memset(lg, 0, sizeof *lg);
     }
     size_t n_shards = 0;
-    if (merge_shards(shards, lg, &n_shards, skipped, skipped_size, err) < 0) {
+    if (merge_shards(shards, lg, &n_shards, skipped, skipped_size, bad, err) < 0) {
         ledger_release(lg);
         return -1;
+    }
+    if (none && n_shards == 0 && bad->n) { /* the broken shard is all there is */
+        ledger_release(lg);
+        bad->n = 0; /* said as the error itself */
+        return oomlab_err_set(err, "%s", bad->why);
     }
     if (none && n_shards == 0) {
         char near[300];

@@ -62,10 +62,21 @@ int ledgerfile_append_shard(const char *dir, const char *records, size_t len, st
  * DIR/runs.d when only shards exist. No ledger at all: -1 with *missing
  * set and err saying so. An entry of runs.d named *.csv that is no regular
  * file (a directory, a FIFO) holds no runs and is left out: skipped
- * receives a note naming it for the caller to say ("" when none); a
- * shard that is a file but unreadable or not a ledger is an error. */
+ * receives a note naming it for the caller to say ("" when none). A
+ * shard that is a file but unreadable, too large or no ledger (a NUL
+ * byte, garbage, a foreign header) is left out too, its host's runs with
+ * it, so one host's broken shard does not hide every other host's runs:
+ * bad (when not NULL) receives the first such shard's path, why and a
+ * count; the caller says it. Only when nothing else is left (no runs.csv,
+ * no good shard) is a bad shard -1 with its err. runs.csv itself is never
+ * left out: its error is -1. */
+struct ledgerfile_bad {
+    char path[4096]; /* the first shard left out ("" when none) */
+    char why[4200];  /* its error, naming the path and what to do */
+    size_t n;        /* shards left out */
+};
 int ledgerfile_load(const char *dir, struct ledger *lg, char *path, size_t size, bool *missing,
-                    char *skipped, size_t skipped_size, struct oomlab_err *err);
+                    char *skipped, size_t skipped_size, struct ledgerfile_bad *bad, struct oomlab_err *err);
 
 /* Every row of DIR/runs.csv, then of each shard (in name order), handed to
  * fn as it is read and released after (lib/ledger's stream), without a

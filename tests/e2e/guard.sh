@@ -3,6 +3,7 @@
 # exit code, --steps both ways, JUnit XML validated against the schema CI
 # reporters read (tests/ci/junit.xsd, xmllint), GitHub annotations escaped.
 . "$(dirname "$0")/lib/run-common.bash"
+unset GITHUB_WORKSPACE # file= paths: set where a check wants it
 XSD=$OOMLAB_ROOT/tests/ci/junit.xsd
 card() { mkdir -p nv/procs; echo "0 25769803776 536870912 35 NVIDIA A10G" > nv/gpus
   export OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$PWD/nv; }
@@ -38,10 +39,14 @@ check guard.oom-junit-valid valid oom.xml
 ann=$(grep '^::error ' out)
 line=$(printf '%s' "$ann" | sed -n 's/.*,line=\([0-9]*\),.*/\1/p')
 lastlog=$(ls -t logs/*.log | head -1)
-ann_file() { printf '%s' "$ann" | grep -q "^::error file=./logs/$(basename "$lastlog"),line=[0-9]*,title=oomlab guard%3A oom::the command ran out of GPU memory (peak "; }
+ann_file() { printf '%s' "$ann" | grep -q "^::error file=logs/$(basename "$lastlog"),line=[0-9]*,title=oomlab guard%3A oom::the command ran out of GPU memory (peak "; }
 ann_line() { sed -n "${line:-0}p" "$lastlog" | grep -q 'CUDA out of memory'; }
 check guard.oom-annotation-file ann_file
 check guard.oom-annotation-line-is-the-error ann_line
+# file= is relative to the checkout ($GITHUB_WORKSPACE), no "./": run from
+# a subdirectory of it, the subdirectory leads the path
+GITHUB_WORKSPACE=$(dirname "$PWD") "$OOMLAB" guard -q --budget 30GiB --github -- "$SIM" --batch 16 --per-token-kb 2048 --steps 5 >out 2>err
+check guard.oom-annotation-file-in-workspace grep -q "^::error file=$(basename "$PWD")/logs/run[0-9]*\.log,line=[0-9]" out
 "$OOMLAB" guard -q --budget 30GiB --junit fail.xml -- "$SIM" --steps 2 --exit-code 3 >out 2>err; rc=$?
 check guard.failed-exit13 test "$rc" -eq 13
 check guard.failed-junit-error test "$(xq fail.xml '[e.get("type") for e in r.iter("error")],r.get("errors")')" = "(['failed'], '1')"

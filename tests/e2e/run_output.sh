@@ -79,6 +79,12 @@ check run.failtail-said grep -qx "oomlab run: f1: exit 1, no GPU OOM; the log's 
 check run.failtail-clean grep -qx "oomlab run: f2: exit 2, no GPU OOM; the log's last line: bad ?\[31mred" err.txt
 "$OOMLAB" run -q --id f6 -- sh -c 'echo "train.py FAILED"; echo "exitcode  : 1 (pid: 7)"; echo "============"; exit 1' 2>err.txt
 check run.failtail-skips-rule grep -qx "oomlab run: f6: exit 1, no GPU OOM; the log's last line: exitcode  : 1 (pid: 7)" err.txt
+# binary output at the log's end (raw bytes with stray letters) printed as
+# '?'s: the last line of text before it is said, or that it ends in binary
+"$OOMLAB" run -q --id f7 -- sh -c 'echo "RuntimeError: bad magic"; printf "\200\201ab\377\001\002c\376\375xyz\003\004\n\217\020q\n"; exit 1' 2>err.txt
+check run.failtail-binary-skipped grep -qx "oomlab run: f7: exit 1, no GPU OOM; the log's last line: RuntimeError: bad magic" err.txt
+"$OOMLAB" run -q --id f8 -- sh -c 'printf "\200\201ab\377\001\002c\376\375xyz\003\004"; exit 1' 2>err.txt
+check run.failtail-binary-said grep -qx "oomlab run: f8: exit 1, no GPU OOM; the log ends in binary output (./logs/f8.log)" err.txt
 "$OOMLAB" run -q --id f3 -- sh -c 'echo fine' 2>err.txt
 check run.failtail-not-clean-exit test "$(grep -c "last line" err.txt)" -eq 0
 "$OOMLAB" run --id f4 -- sh -c 'echo shown; exit 1' >/dev/null 2>err.txt

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "lib/plan.h"
+#include "lib/scan.h"
 #include "lib/units.h"
 #include "lib/verdict.h"
 
@@ -507,6 +508,148 @@ static void test_hook_snapshot(void **state)
     assert_false(verdict_has(&v, VERDICT_FRAGMENTATION));
 }
 
+/* The program's framework (progfw23): read from the lines the scan reads,
+ * unknown where nothing names it, mixed (two frameworks) as unknown. */
+static const char *scanned_program(const char *text, struct oom_report *rep)
+{
+    struct oomlab_err err;
+    assert_int_equal(scan_text(text, strlen(text), rep, &err), 0);
+    return oom_report_program(rep);
+}
+
+static void test_program_framework_from_log(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    /* jaxlib's build of TF's sources (jina-ai/dalle-flow#57 = h64-22) */
+    const char *jaxlib =
+        "CUDA_ERROR_OUT_OF_MEMORY\n"
+        "2022-06-28 17:20:08.124513: E external/org_tensorflow/tensorflow/stream_executor/cuda/"
+        "cuda_driver.cc:802] failed to alloc 1073741824 bytes on host: CUDA_ERROR_OUT_OF_MEMORY: "
+        "out of memory\n";
+    const char *fw = scanned_program(jaxlib, &rep);
+    assert_non_null(fw);
+    assert_string_equal(fw, "jax");
+    oom_report_release(&rep);
+    /* TF's own source path (rwth-i6/returnn#1457 = h54-39) */
+    const char *tf =
+        "  Profiling failure on CUDNN engine 0: UNKNOWN: CUDNN_STATUS_ALLOC_FAILED\n"
+        "in tensorflow/stream_executor/cuda/cuda_dnn.cc(4023): 'cudnnConvolutionForward( "
+        "cudnn.handle(), alpha)'\n";
+    fw = scanned_program(tf, &rep);
+    assert_non_null(fw);
+    assert_string_equal(fw, "tensorflow");
+    oom_report_release(&rep);
+    /* a Windows path (tensorflow/tensorflow#42163) */
+    const char *win =
+        "Could not create cudnn handle: CUDNN_STATUS_ALLOC_FAILED\n"
+        "~\\anaconda3\\lib\\site-packages\\tensorflow_core\\python\\keras\\engine\\base_layer.py in "
+        "__call__(self, inputs, *args, **kwargs)\n";
+    fw = scanned_program(win, &rep);
+    assert_non_null(fw);
+    assert_string_equal(fw, "tensorflow");
+    oom_report_release(&rep);
+    /* nothing names the program: unknown (torch7's Lua paths are no PyTorch's) */
+    const char *bare =
+        "THCudaCheck FAIL file=/home/gpu/torch/extra/cutorch/lib/THC/generic/THCStorage.cu "
+        "line=66 error=2 : out of memory\n";
+    assert_null(scanned_program(bare, &rep));
+    oom_report_release(&rep);
+    /* a PyTorch program whose import printed TF's banner: mixed, unknown */
+    const char *mixed =
+        "2024-01-01 10:00:00.000000: I tensorflow/core/util/port.cc:113] oneDNN custom operations "
+        "are on.\n"
+        "  File \"/usr/lib/python3.10/site-packages/torch/nn/modules/linear.py\", line 116, in forward\n"
+        "    return F.linear(input, self.weight, self.bias)\n"
+        "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`\n";
+    assert_null(scanned_program(mixed, &rep));
+    assert_true(rep.program_mixed);
+    oom_report_release(&rep);
+    /* "flax/_src/" is no "jax/_src/": a mark starts a path part */
+    const char *flax = "Could not create cudnn handle: CUDNN_STATUS_ALLOC_FAILED\n"
+                       "  File \"/x/flax/_src/y.py\", line 3, in f\n";
+    assert_null(scanned_program(flax, &rep));
+    oom_report_release(&rep);
+}
+
+static struct oom_event cuda_layer(const char *framework, const char *kind, const char *text)
+{
+    struct oom_event e;
+    oom_event_init(&e);
+    e.gpu_oom = true;
+    e.kind = kind;
+    e.framework = framework;
+    e.line = 1;
+    snprintf(e.text, sizeof e.text, "%s", text);
+    return e;
+}
+
+static void test_plan_program_levers(void **state)
+{
+    (void)state;
+    struct verdicts v;
+    struct plan p;
+    /* a TF program's cuDNN allocation failure: TF's levers, no PyTorch's */
+    struct oom_event e = cuda_layer("cuda", "cudnn", "Could not create cudnn handle: CUDNN_STATUS_ALLOC_FAILED");
+    struct oom_report rep = one(&e);
+    oom_report_note_program(&rep, "tensorflow", false);
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    assert_int_not_equal(index_of(&p, "tf-memory-growth"), SIZE_MAX);
+    assert_int_equal(index_of(&p, "batch"), SIZE_MAX);
+    assert_int_equal(index_of(&p, "low-precision"), SIZE_MAX);
+    for (size_t i = 0; i < p.n; i++) assert_null(strstr(p.items[i].action, "torch"));
+    /* a JAX program's ROCm failure: JAX's preallocation */
+    e = cuda_layer("rocm", "cuda-error", "HIP_ERROR_OutOfMemory");
+    rep = one(&e);
+    oom_report_note_program(&rep, "jax", false);
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    assert_int_equal(index_of(&p, "jax-preallocation"), 0);
+    /* unknown stays unknown: today's generic rows */
+    e = cuda_layer("cuda", "cuda-error", "CUDA_ERROR_OUT_OF_MEMORY");
+    rep = one(&e);
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    assert_int_not_equal(index_of(&p, "batch"), SIZE_MAX);
+    assert_int_equal(index_of(&p, "tf-batch"), SIZE_MAX);
+    assert_int_equal(index_of(&p, "jax-batch"), SIZE_MAX);
+    /* ... and so does a mixed log */
+    oom_report_note_program(&rep, "pytorch", false);
+    oom_report_note_program(&rep, "tensorflow", false);
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    assert_int_not_equal(index_of(&p, "batch"), SIZE_MAX);
+    assert_int_equal(index_of(&p, "tf-batch"), SIZE_MAX);
+    /* the stream executor's grab keeps its own rows, naming both */
+    e = cuda_layer("cuda", "cuda-error",
+                   "failed to allocate 1.51G (1617277696 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY");
+    rep = one(&e);
+    oom_report_note_program(&rep, "tensorflow", false);
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    assert_int_equal(index_of(&p, "xla-startup-grab"), 0);
+    assert_int_equal(index_of(&p, "tf-batch"), SIZE_MAX);
+    /* a program's own OOM keeps its own framework's rows, whatever the log
+     * names beside it: TF's ResourceExhaustedError */
+    e = cuda_layer("tensorflow", "tensorflow", "OOM when allocating tensor with shape[64,512,512]");
+    rep = one(&e);
+    oom_report_note_program(&rep, "pytorch", false);
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    assert_int_equal(index_of(&p, "tf-batch"), 0);
+    assert_int_equal(index_of(&p, "expandable-segments"), SIZE_MAX);
+    /* a PyTorch program's CUDA-layer OOM: PyTorch's rows (the stage hunt
+     * that trusts the traceback; THC's allocator raised in the call) */
+    e = cuda_layer("cuda", "cuda-error", "THCudaCheck FAIL file=THCStorage.cu line=66 error=2 : out of memory");
+    rep = one(&e);
+    oom_report_note_program(&rep, "pytorch", false);
+    verdict_compute(&rep, &v);
+    plan_build(&rep, &v, NULL, &p);
+    assert_int_equal(index_of(&p, "locate-stage"), 0);
+    assert_non_null(strstr(p.items[0].why, "PyTorch"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -521,6 +664,8 @@ int main(void)
         cmocka_unit_test(test_plan_other_processes_names_ps),
         cmocka_unit_test(test_trend_evidence),
         cmocka_unit_test(test_plan_leak_first),
+        cmocka_unit_test(test_program_framework_from_log),
+        cmocka_unit_test(test_plan_program_levers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,6 +94,22 @@ static void test_llama_and_mistral(void **state)
     assert_int_equal(m.sliding_window, 0); /* null: no window */
     assert_int_equal(m.dropout, 2);
     assert_int_equal(params_of(&m), 7241732096);
+    /* 0 is no window too, as transformers' flash-attention path reads it
+     * (a falsy window); it was refused as "must be a positive integer" */
+    static const char *const zero[] = {"0", "0.0"};
+    for (size_t i = 0; i < 2; i++) {
+        char cfg[512];
+        snprintf(cfg, sizeof cfg,
+                 "{\"model_type\": \"mistral\", \"hidden_size\": 4096, \"intermediate_size\": 14336,"
+                 "\"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8,"
+                 "\"sliding_window\": %s, \"vocab_size\": 32000}", zero[i]);
+        assert_int_equal(parse(cfg, &m, &err), HFCONFIG_OK);
+        assert_int_equal(m.sliding_window, 0);
+        assert_int_equal(params_of(&m), 7241732096);
+    }
+    /* a negative window is still refused */
+    assert_int_equal(parse("{\"model_type\": \"mistral\", \"hidden_size\": 4096, \"sliding_window\": -1}", &m, &err),
+                     HFCONFIG_BAD);
 }
 
 static void test_t5_and_falcon_flags(void **state)

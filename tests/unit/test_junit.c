@@ -73,6 +73,22 @@ static void test_github(void **state)
     strbuf_release(&c);
 }
 
+/* file= relative to the checkout, no "./" (guard wrote file=./logs/...) */
+static void test_github_file(void **state)
+{
+    (void)state;
+    char buf[256];
+    assert_string_equal(gha_file("./logs/run001.log", NULL, NULL, buf, sizeof buf), "logs/run001.log");
+    assert_string_equal(gha_file(".//./logs/a.log", NULL, NULL, buf, sizeof buf), "logs/a.log");
+    assert_string_equal(gha_file("./logs/a.log", "/w/repo", "/w/repo", buf, sizeof buf), "logs/a.log");
+    assert_string_equal(gha_file("./logs/a.log", "/w/repo/", "/w/repo/exp", buf, sizeof buf), "exp/logs/a.log");
+    assert_string_equal(gha_file("/w/repo/exp/logs/a.log", "/w/repo", "/tmp", buf, sizeof buf), "exp/logs/a.log");
+    /* outside the checkout, or a workspace that is a prefix of another name: as given */
+    assert_string_equal(gha_file("/tmp/logs/a.log", "/w/repo", "/w/repo", buf, sizeof buf), "/tmp/logs/a.log");
+    assert_string_equal(gha_file("./a.log", "/w/repo", "/w/repo2", buf, sizeof buf), "a.log");
+    assert_string_equal(gha_file(".hidden/a.log", NULL, NULL, buf, sizeof buf), ".hidden/a.log");
+}
+
 /* CPU seconds to feed n bytes of 64-byte lines in one piece, best of 3. */
 static double livelog_feed_cpu(size_t n)
 {
@@ -145,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_xml_escaping),
         cmocka_unit_test(test_document),
         cmocka_unit_test(test_github),
+        cmocka_unit_test(test_github_file),
         cmocka_unit_test(test_livelog),
         cmocka_unit_test(test_livelog_linear),
     };

@@ -451,10 +451,13 @@ static void test_fsutil(void **state)
      * for, not the temp name ("cannot write x.html.tmp.2539: ...") */
     snprintf(path, sizeof path, "%s/nodir/report.html", dir);
     assert_int_equal(fsutil_write_atomic(path, "x", 1, &err), -1);
-    char want[300];
-    snprintf(want, sizeof want, "cannot write %s: No such file or directory", path);
+    char want[700];
+    snprintf(want, sizeof want, "cannot write %s: no directory %s/nodir (make it first", path, dir);
     assert_non_null(strstr(err.msg, want));
     assert_null(strstr(err.msg, ".tmp."));
+    /* a directory that exists and takes no new files (/proc): told apart */
+    assert_int_equal(fsutil_write_atomic("/proc/oomlab-x.html", "x", 1, &err), -1);
+    assert_non_null(strstr(err.msg, "cannot write /proc/oomlab-x.html: /proc takes no new files"));
 }
 
 /* Leaves the stack below the caller's frame full of bytes that are neither
