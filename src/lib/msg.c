@@ -1498,10 +1498,15 @@ static const struct msg_rule rules[] = {
      * heldout55 h55-35; kijai/ComfyUI-SUPIR#151 "19.38 GiB";
      * kijai/ComfyUI-MimicMotionWrapper#74 "50.62 GB"; heldout66 h66-07).
      * The colon and size are needed: ffmpeg's "Invalid buffer size, packet
-     * size 65536 < expected frame_size" is a decoder's (h18-49). (open66) */
+     * size 65536 < expected frame_size" is a decoder's (h18-49), and the
+     * size must name its unit (shape). (open66) */
     {.kind = "pytorch-mps",
      .framework = "pytorch",
      .need = {"Invalid buffer size: "},
+     /* format_size always names a unit; other programs' "Invalid buffer
+      * size: 0" / ": 4096" (a C tool's check, a Java IllegalArgumentException
+      * over a setting) do not, and are no allocation (review23) */
+     .shape = "Invalid buffer size: %u",
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
      .stage = OOM_STAGE_UNKNOWN,
@@ -5459,20 +5464,35 @@ static bool byte_pairs_may_hold(const struct byte_pairs *bp, const char *lit)
 
 static const struct msg_rule *classify(const char *text, size_t len);
 
-const struct msg_rule *msg_classify(const char *text, size_t len)
+/* text with its contractions' typographic apostrophes made straight
+ * (curly_form): a copy to free, its length in *k; NULL when it has none (or
+ * no memory), so a copy holds none. msg_classify and msg_extract both read
+ * it, so a row found through a twin anchor reads its figures too
+ * ("can\u2019t allocate N Bytes", review23). */
+static char *straight_copy(const char *text, size_t len, size_t *k)
 {
-    /* typographic apostrophes in contractions made straight (curly_form) */
-    const char *c = len >= 3 ? memmem(text, len, CURLY, 3) : NULL;
-    if (!c) return classify(text, len);
+    if (len < 3 || !memmem(text, len, CURLY, 3)) return NULL;
     char *copy = malloc(len + 1);
-    if (!copy) return classify(text, len);
-    size_t k = 0;
+    if (!copy) return NULL;
+    *k = 0;
     for (size_t i = 0; i < len;) {
         size_t n = contraction_at(text, len, i);
-        copy[k++] = n == 3 ? '\'' : text[i];
+        copy[(*k)++] = n == 3 ? '\'' : text[i];
         i += n == 3 ? 3 : 1;
     }
-    copy[k] = '\0';
+    copy[*k] = '\0';
+    if (*k == len) { /* typographic quotes, none in a contraction */
+        free(copy);
+        return NULL;
+    }
+    return copy;
+}
+
+const struct msg_rule *msg_classify(const char *text, size_t len)
+{
+    size_t k;
+    char *copy = straight_copy(text, len, &k);
+    if (!copy) return classify(text, len);
     const struct msg_rule *r = classify(copy, k);
     free(copy);
     return r;
@@ -5764,6 +5784,11 @@ static size_t pm_placeholder(char c, const char *s, size_t n, struct pm_vals *v)
     case 'z': /* a size that is read past, not kept */
         if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
         return units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);
+    case 'u': /* ... one that names its unit ("17.62 GB", "512 bytes"; not a
+               * bare "0" or "4096", a count or a setting) */
+        if (n == 0 || !isdigit((unsigned char)s[0])) return 0;
+        k = units_parse_size(s, n, UNITS_KB_IS_1024, &skip_size, &sat);
+        return k && isalpha((unsigned char)s[k - 1]) ? k : 0;
     case 'i': /* an integer that is read past, not kept */
         return pm_int(s, n, &skip);
     case 'w': /* a name of 1 to 16 capitals read past, not kept: a device's ("CUDA", "NV", "WEBGPU") */
@@ -6093,6 +6118,13 @@ bool msg_matches(const char *pattern, const char *text, size_t len)
 void msg_extract(const struct msg_rule *rule, const char *text, size_t len,
                  struct oom_event *ev)
 {
+    size_t k;
+    char *copy = straight_copy(text, len, &k);
+    if (copy) {
+        msg_extract(rule, copy, k, ev); /* it has no typographic apostrophe left */
+        free(copy);
+        return;
+    }
     struct byte_pairs bp;
     byte_pairs_of(text, len, &bp);
     for (const struct msg_clause *c = rule->clauses; c && c->pattern; c++)

@@ -99,7 +99,8 @@ enum msg_field {
  * thousands separators ("25,600,000"), %S a TF shape "[a,b,c]", %t a dtype
  * word; %f a fraction's numerator in its denominator's unit ("67.24/79.25
  * GiB"); %g a plain decimal in GiB (the unit named in the pattern before
- * it); %i and %z read past an integer and a size without keeping them, %w a
+ * it); %i and %z read past an integer and a size without keeping them, %u a
+ * size that names its unit ("17.62 GB", "512 bytes", not a bare "4096"), %w a
  * word of 1 to 16 capitals, whole (a device's name, "CUDA").
  * A text that ends within the pattern's last words, after its values, still
  * matches once four of their letters agree (a paste cut mid-word). */

@@ -777,6 +777,8 @@ struct evidence {
     bool decode_pending;    /* innermost-first: a decoder step's frame waits for its caller's header */
     unsigned decode_held;   /* ... and the generate cue it (and its caller's call) held back */
     bool machinery;         /* the last frame header read was Python's process machinery */
+    bool downward;          /* lines read top-down (walk_forward): a frame's header before its
+                               code line; walk_back reads the code line first (review23) */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -919,7 +921,11 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
      * the stage than its header does (stage.c frame_bits): no model load.
      * Sources: jfzhang95/pytorch-deeplab-xception#220, QianChen113/RD3D#9,
      * hulianyuyy/STGAT#3, heldout61 h61-17. (open61) */
-    bool silent = !header && e->machinery && stage_line_kind(body, n) == STAGE_LINE_CODE;
+    /* Only where the header came before its code line (walk_forward): read
+     * upward, the last header read is the frame below's, and the caller's
+     * code ("model = load_model(path)" over multiprocessing/pool.py's "raise
+     * self._value") lost its stage (review23). */
+    bool silent = !header && e->downward && e->machinery && stage_line_kind(body, n) == STAGE_LINE_CODE;
     if (header) e->machinery = process_machinery_frame(body, n);
     if (silent) all = 0;
     /* a frame's code line calls the next frame: the called
@@ -1516,6 +1522,8 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
      * ("OutOfMemoryError    Traceback (most recent call last)"). */
     bool started = msg_is_header;
     e->inner_last = msg_is_header;
+    e->downward = true;
+    e->machinery = false; /* a header read upward says nothing of these lines */
     while (lines++ < WALK_LINES && b - le < WALK_BYTES && next_line(v, &a, &b)) {
         struct cline c;
         read_cline(s, v, a, b, &c);

@@ -87,6 +87,23 @@ static void test_curly_apostrophe(void **state)
     const char *q = "RMM allocation of 4.91 MiB failed, spill-on-demand couldn\xe2\x80\x99 t find";
     r = msg_classify(q, strlen(q));
     assert_true(r == NULL || strcmp(r->kind, "rmm"));
+    /* the figures too: a row found through its typographic twin reads its
+     * clauses on the straightened line (ggml's SYCL backend, "can't
+     * allocate N Bytes", ggml-org/llama.cpp ggml/src/ggml-sycl/
+     * ggml-sycl.cpp; review23: the request was lost) */
+    e = scan_primary("ggml_backend_sycl_buffer_type_alloc_buffer: can\xe2\x80\x99t allocate 3503030272 Bytes "
+                     "of memory on device\n",
+                     &rep);
+    assert_string_equal(e->kind, "ggml");
+    assert_int_equal(e->bytes.requested, 3503030272LL);
+    oom_report_release(&rep);
+    /* ... and a line whose typographic quotes hold no contraction reads
+     * as before (\u2018...\u2019 around a word) */
+    e = scan_primary("ggml_backend_sycl_buffer_type_alloc_buffer: can't allocate 3503030272 Bytes "
+                     "of memory on device \xe2\x80\x98sycl:0\xe2\x80\x99\n",
+                     &rep);
+    assert_int_equal(e->bytes.requested, 3503030272LL);
+    oom_report_release(&rep);
 }
 
 /* The absurd-request fix (a request larger than any card: an overflowed

@@ -552,11 +552,12 @@ static size_t rule_text(const struct msg_rule *r, size_t any, bool sentence, cha
     for (const char *p = r->shape; p && *p && n + 8 < cap; p++) {
         if (*p == '%' && p[1]) {
             p++;
-            n += (size_t)snprintf(buf + n, cap - n, "%s", *p == 's' || *p == 'z' ? "1 GB" : "1");
+            n += (size_t)snprintf(buf + n, cap - n, "%s", *p == 's' || *p == 'z' || *p == 'u' ? "1 GB" : "1");
         } else {
             buf[n++] = *p;
         }
     }
+    if (r->shape && n + 1 < cap) buf[n++] = ' '; /* a unit is a whole word: "1 GB", not "1 GBInvalid" */
     for (size_t i = 0; i < 3 && r->need[i]; i++)
         n += (size_t)snprintf(buf + n, cap - n, "%s\t1 ", r->need[i]);
     if (r->any[0]) {

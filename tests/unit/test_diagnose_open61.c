@@ -112,6 +112,19 @@ static void test_spawned_worker_unpickling(void **state)
         "    ckpt = torch.load(args.checkpoint)\n"
         "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n";
     assert_string_equal(primary_stage(user), "load");
+    /* guard: read upward from the message, the machinery frame is the
+     * inner one and the user's frame above it keeps its stage (the caller's
+     * code line was silenced by pool.py's header below it, review23) */
+    const char *caller =
+        "Traceback (most recent call last):\n"
+        "  File \"train.py\", line 40, in <module>\n"
+        "    main()\n"
+        "  File \"train.py\", line 10, in main\n"
+        "    model = load_model(path)\n"
+        "  File \"/usr/lib/python3.8/multiprocessing/pool.py\", line 768, in get\n"
+        "    raise self._value\n"
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n";
+    assert_string_equal(primary_stage(caller), "load");
 }
 
 /* A detector in training mode returns its losses from the input batch:

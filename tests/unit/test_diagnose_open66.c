@@ -129,6 +129,16 @@ static void test_mps_invalid_buffer_size(void **state)
     /* guard: ffmpeg's decoder names a packet's buffer, no allocation */
     expect_no_gpu_oom("[rawvideo @ 0x654c1c0] Invalid buffer size, packet size 65536 < expected frame_size 2359296\n"
                       "Error while decoding stream #0:0: Invalid argument\n");
+    /* guards: other programs' checks of a buffer length, a bare number
+     * with no unit (format_size always names one): a C tool's "Invalid
+     * buffer size: 0", a Java IllegalArgumentException over a setting
+     * (review23) */
+    expect_no_gpu_oom("Starting copy\nlog_error: Invalid buffer size: 0\nAborting.\n");
+    expect_no_gpu_oom("Exception in thread \"main\" java.lang.IllegalArgumentException: Invalid buffer size: 4096\n");
+    /* ... while the smallest format_size prints still counts */
+    e = scan_primary("RuntimeError: Invalid buffer size: 512 bytes\n", &rep);
+    assert_int_equal(e->bytes.requested, 512);
+    oom_report_release(&rep);
 }
 
 int main(void)
