@@ -159,7 +159,16 @@ has "$out" "Kill $ORPHAN" && has "$out" "not confirmed" && kill -0 "$ORPHAN"
 check "kill on a terminal asks, and 'n' keeps the process" $? "rc=$rc" "$out"
 if [ "$(id -u)" -eq 0 ]; then
   ( setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 & echo $! > "$T/other.pid" )
-  sleep 0.2; OTHER=$(cat "$T/other.pid"); PIDS+=($OTHER); hold "$OTHER" 0 $GIB
+  # until setpriv has become the other user and exec'd sleep (up to 10 s): a
+  # fixed 0.2 s was not always enough on a loaded machine, and the process
+  # was then still root's own, so the refusal under test did not apply
+  for _ in $(seq 100); do
+    OTHER=$(cat "$T/other.pid" 2>/dev/null)
+    [ -n "$OTHER" ] && [ "$(stat -c %u "/proc/$OTHER" 2>/dev/null)" = 65534 ] &&
+      [ "$(cat "/proc/$OTHER/comm" 2>/dev/null)" = sleep ] && break
+    sleep 0.1
+  done
+  PIDS+=($OTHER); hold "$OTHER" 0 $GIB
   out=$("$OOMLAB" ps --kill "$OTHER" --yes $K 2>&1); rc=$?
   [ $rc -eq 3 ] && has "$out" "belongs to" && kill -0 "$OTHER"; check "kill refuses another user's stale process" $? "rc=$rc" "$out"
   out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$OOMLAB" ps --kill "$OTHER" --force $K 2>&1); rc=$?
