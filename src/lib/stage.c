@@ -3070,10 +3070,26 @@ static const char *const input_names[] = {"images", "imgs", "img", "image", "inp
                                           "batch", "samples", "batched_inputs"};
 static const char *const loss_fn_parts[] = {"loss", "losses", "criterion", "crit"};
 
-static unsigned loss_call_bits(const char *text, size_t len)
+/* The call assigned at eq (" = "): "[self.]name(" gives name's start and
+ * returns its '(' (NULL when what follows is no call of a plain name). */
+static const char *assigned_call(const char *eq, const char *end, const char **name)
 {
-    const char *eq = memmem(text, len, " = ", 3), *end = text + len;
-    if (!eq) return 0;
+    const char *c = eq + 3;
+    if (end - c > 5 && !memcmp(c, "self.", 5)) c += 5;
+    *name = c;
+    while (c < end && ident(*c)) c++;
+    return c < end && *c == '(' && c != *name ? c : NULL;
+}
+
+static bool is_model_verb(const char *w, size_t n)
+{
+    for (size_t i = 0; i < sizeof model_verbs / sizeof model_verbs[0]; i++)
+        if (strlen(model_verbs[i]) == n && !strncasecmp(w, model_verbs[i], n)) return true;
+    return false;
+}
+
+static unsigned loss_call_bits(const char *text, const char *eq, const char *end)
+{
     const char *t = eq;
     while (t > text && (ident(t[-1]) || t[-1] == ',' || t[-1] == ' ')) t--;
     while (t < eq && *t == ' ') t++;
@@ -3082,18 +3098,13 @@ static unsigned loss_call_bits(const char *text, size_t len)
     while (tn > t && ident(tn[-1])) tn--;
     if (tn == eq || !has_part(tn, (size_t)(eq - tn), loss_parts, sizeof loss_parts / sizeof loss_parts[0]))
         return 0;
-    const char *c = eq + 3;
-    if (end - c > 5 && !memcmp(c, "self.", 5)) c += 5;
-    const char *name = c;
-    while (c < end && ident(*c)) c++;
-    if (c >= end || *c != '(' || c == name) return 0;
+    const char *name, *c = assigned_call(eq, end, &name);
+    if (!c) return 0;
     size_t nn = (size_t)(c - name);
     if (has_part(name, nn, loss_fn_parts, sizeof loss_fn_parts / sizeof loss_fn_parts[0])) return 0;
     const char *first;
     size_t pos = 0, fn = next_part(name, nn, &pos, false, &first);
-    if (!fn) return 0;
-    for (size_t i = 0; i < sizeof model_verbs / sizeof model_verbs[0]; i++)
-        if (strlen(model_verbs[i]) == fn && !strncasecmp(first, model_verbs[i], fn)) return 0;
+    if (!fn || is_model_verb(first, fn)) return 0;
     const char *a = c + 1;
     while (a < end && *a == ' ') a++;
     size_t an = 0;
@@ -3108,18 +3119,15 @@ static unsigned model_call_bits(const char *text, size_t len)
 {
     const char *eq = memmem(text, len, " = ", 3), *end = text + len;
     if (!eq) return 0;
-    unsigned lb = loss_call_bits(text, len);
+    unsigned lb = loss_call_bits(text, eq, end);
     if (lb) return lb;
     const char *t = eq;
     while (t > text && ident(t[-1])) t--;
     if (t == eq ||
         !has_part(t, (size_t)(eq - t), output_parts, sizeof output_parts / sizeof output_parts[0]))
         return 0;
-    const char *c = eq + 3;
-    if (end - c > 5 && !memcmp(c, "self.", 5)) c += 5;
-    const char *name = c;
-    while (c < end && ident(*c)) c++;
-    if (c >= end || *c != '(' || c == name) return 0;
+    const char *name, *c = assigned_call(eq, end, &name);
+    if (!c) return 0;
     const char *part = NULL, *p, *first = NULL;
     size_t pn = 0, fn = 0;
     for (size_t pos = 0, k; (k = next_part(name, (size_t)(c - name), &pos, false, &p));) {
@@ -3127,12 +3135,10 @@ static unsigned model_call_bits(const char *text, size_t len)
         part = p, pn = k;
     }
     if (!part || first == part) return 0; /* the bare "model(" is the table's */
-    bool noun = false, verb = false;
+    bool noun = false;
     for (size_t i = 0; i < sizeof model_nouns / sizeof model_nouns[0]; i++)
         noun |= strlen(model_nouns[i]) == pn && !strncasecmp(part, model_nouns[i], pn);
-    for (size_t i = 0; i < sizeof model_verbs / sizeof model_verbs[0]; i++)
-        verb |= strlen(model_verbs[i]) == fn && !strncasecmp(first, model_verbs[i], fn);
-    return noun && !verb ? 1u << OOM_STAGE_FORWARD : 0;
+    return noun && !is_model_verb(first, fn) ? 1u << OOM_STAGE_FORWARD : 0;
 }
 
 static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
