@@ -505,19 +505,44 @@ static size_t target_name(const struct py *p, size_t a, size_t e)
     return a;
 }
 
-/* Is the accumulator meant to carry the graph: backward() on it, or
- * returned to a caller that does? */
+/* The name a statement takes one element of the accumulator into:
+ * `x = acc[i]` or `for x in acc:`; -1 when it does not. */
+static long element_of(const struct py *p, const struct lint_stmt *st, size_t name)
+{
+    size_t a = st->first;
+    if (st->kind == LST_SIMPLE && is_name(p, a) && is_op(p, a + 1, "=") && a + 3 < st->end &&
+        text_eq(p, a + 2, name) && is_op(p, a + 3, "["))
+        return (long)a;
+    if (st->kind == LST_FOR && is_name(p, a + 1) && is(p, a + 2, "in") && a + 4 == st->end &&
+        text_eq(p, a + 3, name))
+        return (long)(a + 1);
+    return -1;
+}
+
+/* Is the accumulator meant to carry the graph: backward() on it, or on
+ * an element taken out of it (several forwards, then one backward each:
+ * huggingface/accelerate test_sync.py test_distributed_sync_multiple_fwd,
+ * `loss = losses[iteration]`, `accelerator.backward(loss)`), or returned
+ * to a caller that does? */
 static int accumulator_intended(const struct py *p, size_t s, size_t name, int returned_ok)
 {
     int32_t func = p->t->stmts[s].func;
     size_t from = func < 0 ? 0 : (size_t)func + 1;
     size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
+    size_t elems[8], elem_end[8], nelems = 0; /* an element's name, and where it stops being one */
     for (size_t k = from; k < to; k++) {
         const struct lint_stmt *st = &p->t->stmts[k];
         if (st->func != func) continue;
+        long el = element_of(p, st, name);
+        if (el >= 0 && nelems < N_OF(elems)) {
+            elems[nelems] = (size_t)el;
+            elem_end[nelems++] = st->kind == LST_FOR ? st->body_end : to; /* a for's name: its body */
+        }
         int uses = 0, sink = returned_ok && (is(p, st->first, "return") || is(p, st->first, "yield"));
         for (size_t i = st->first; i < st->end; i++) {
             if (is_name(p, i) && text_eq(p, i, name)) uses = 1;
+            for (size_t j = 0; j < nelems && !uses; j++)
+                if (k < elem_end[j] && is_name(p, i) && text_eq(p, i, elems[j])) uses = 1;
             if (is_backward_call(p, i) || is(p, i, "scale")) sink = 1;
         }
         if (uses && sink) return 1;

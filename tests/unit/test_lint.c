@@ -189,6 +189,19 @@ static const struct rule_case rule_cases[] = {
      "import torch\ndef step_model(model, x):\n    model(x).backward()\n"
      "def test_sync(model, x):\n    for i in range(3):\n        step_model(model, x)\n",
      "eval-without-no-grad"},
+    /* several forwards kept for one backward each later: the accumulator's
+     * elements are backward()-ed (huggingface/accelerate test_sync.py
+     * test_distributed_sync_multiple_fwd); an element read for a log is not */
+    {"import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "for i in r:\n    loss = losses[i]\n    print(loss)\n",
+     "import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "for i in r:\n    loss = losses[i]\n    loss.backward()\n",
+     "loss-accumulated"},
+    {"import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "for l in losses:\n    print(l)\nl.backward()\n",
+     "import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "for l in losses:\n    l.backward()\n",
+     "loss-accumulated"},
     {"m.eval()\nwith torch.no_grad():\n    m(x)\nfor b in d:\n    m(b).backward()\n",
      "m.eval()\nwith torch.no_grad():\n    m(x)\nm.train()\nfor b in d:\n    m(b).backward()\n",
      "eval-never-train"},
