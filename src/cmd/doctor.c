@@ -71,7 +71,15 @@ static void check_nvml(struct report *r)
     char driver[96], api[160];
     unsigned count = 0;
     nvml_driver(nv, driver, sizeof driver);
-    nvml_count(nv, &count, &err);
+    /* a count that fails is not "no GPU" (ps and watch stop with the error, exit 3) */
+    if (nvml_count(nv, &count, &err) < 0) {
+        struct finding *f = add(r, "nvml", WARN, "NVML %s (%s), driver %s: %s", nvml_library(nv),
+                                nvml_api(nv, api, sizeof api), driver[0] ? driver : "unknown", err.msg);
+        snprintf(f->todo, sizeof f->todo, "ps and watch stop with this error; try nvidia-smi to see whether the "
+                                          "driver answers");
+        nvml_close(nv);
+        return;
+    }
     add(r, "nvml", OK, "NVML %s (%s), driver %s, %u GPU%s", nvml_library(nv),
         nvml_api(nv, api, sizeof api), driver[0] ? driver : "unknown", count, count == 1 ? "" : "s");
     for (unsigned i = 0; i < count; i++) {

@@ -52,6 +52,7 @@ struct watch {
     long long ticks;
     long long read_ticks;   /* samples in which some GPU's memory was read */
     char last_error[512];   /* the latest GPU error, said if no sample ever read */
+    size_t gpus_listed;     /* how many GPUs the previous sample listed */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -68,8 +69,9 @@ static const char usage_head[] =
     "of the recent window and the top processes. Redraws in place on a terminal,\n"
     "plain lines otherwise; Ctrl-C or SIGTERM quits cleanly.\n\n";
 static const char usage_tail[] =
-    "\nExit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written or\n"
-    "no sample read any GPU, 4 no NVML (no driver or GPU).\n";
+    "\nExit: 0 ok (also after Ctrl-C), 2 usage, 3 a file cannot be written, no\n"
+    "sample read any GPU or the GPU of --gpu went away, 4 no NVML (no driver or\n"
+    "GPU).\n";
 
 static int parse_count(const struct opt_spec *o, const char *val, void *dst, size_t size, struct oomlab_err *err)
 {
@@ -480,7 +482,32 @@ static int tick(struct watch *w, struct oomlab_err *err)
 {
     struct gpusnap s;
     struct gpusnap_opts so = {.gpu = w->o.gpu, .idle_after_s = 0, .details = false};
-    if (gpusnap_take(w->nv, &so, &s, err) < 0) return -1;
+    if (gpusnap_take(w->nv, &so, &s, err) < 0) {
+        /* NVML answered before and no longer does, or no longer lists the
+         * GPU of --gpu (it fell off the bus, or the driver was unloaded):
+         * not a usage error, so no hint about the index; a JSON reader
+         * (jq) learns it from the stream, not only from stderr */
+        if (w->ticks > 0) {
+            unsigned count = 0;
+            char was[sizeof err->msg];
+            snprintf(was, sizeof was, "%s", err->msg);
+            if (w->o.gpu >= 0 && nvml_count(w->nv, &count, NULL) == 0 && (unsigned)w->o.gpu >= count)
+                oomlab_err_set(err, "GPU %d is gone after %lld sample%s: NVML now lists %u GPU%s", w->o.gpu,
+                               w->ticks, w->ticks == 1 ? "" : "s", count, count == 1 ? "" : "s");
+            else
+                oomlab_err_set(err, "%s (after %lld sample%s)", was, w->ticks, w->ticks == 1 ? "" : "s");
+        }
+        if (w->o.json) json_error_line(err->msg);
+        return -1;
+    }
+    /* the list of GPUs changed under a watch of them all (one fell off the
+     * bus, the driver was reloaded): said once per change, on stderr, so
+     * that lines that stop for a GPU are not taken for an idle one */
+    if (w->ticks > 0 && s.n != w->gpus_listed && !w->tty)
+        fprintf(stderr, "oomlab watch: NVML lists %zu GPU%s now, %zu before (after %lld sample%s)%s\n", s.n,
+                s.n == 1 ? "" : "s", w->gpus_listed, w->ticks, w->ticks == 1 ? "" : "s",
+                s.n < w->gpus_listed ? "; if one fell off the bus, dmesg names its Xid error" : "");
+    w->gpus_listed = s.n;
     track(w, &s);
     note_reads(w, &s);
     int rc = 0;

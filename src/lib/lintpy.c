@@ -505,19 +505,44 @@ static size_t target_name(const struct py *p, size_t a, size_t e)
     return a;
 }
 
-/* Is the accumulator meant to carry the graph: backward() on it, or
- * returned to a caller that does? */
+/* The name a statement takes one element of the accumulator into:
+ * `x = acc[i]` or `for x in acc:`; -1 when it does not. */
+static long element_of(const struct py *p, const struct lint_stmt *st, size_t name)
+{
+    size_t a = st->first;
+    if (st->kind == LST_SIMPLE && is_name(p, a) && is_op(p, a + 1, "=") && a + 3 < st->end &&
+        text_eq(p, a + 2, name) && is_op(p, a + 3, "["))
+        return (long)a;
+    if (st->kind == LST_FOR && is_name(p, a + 1) && is(p, a + 2, "in") && a + 4 == st->end &&
+        text_eq(p, a + 3, name))
+        return (long)(a + 1);
+    return -1;
+}
+
+/* Is the accumulator meant to carry the graph: backward() on it, or on
+ * an element taken out of it (several forwards, then one backward each:
+ * huggingface/accelerate test_sync.py test_distributed_sync_multiple_fwd,
+ * `loss = losses[iteration]`, `accelerator.backward(loss)`), or returned
+ * to a caller that does? */
 static int accumulator_intended(const struct py *p, size_t s, size_t name, int returned_ok)
 {
     int32_t func = p->t->stmts[s].func;
     size_t from = func < 0 ? 0 : (size_t)func + 1;
     size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
+    size_t elems[8], elem_end[8], nelems = 0; /* an element's name, and where it stops being one */
     for (size_t k = from; k < to; k++) {
         const struct lint_stmt *st = &p->t->stmts[k];
         if (st->func != func) continue;
+        long el = element_of(p, st, name);
+        if (el >= 0 && nelems < N_OF(elems)) {
+            elems[nelems] = (size_t)el;
+            elem_end[nelems++] = st->kind == LST_FOR ? st->body_end : to; /* a for's name: its body */
+        }
         int uses = 0, sink = returned_ok && (is(p, st->first, "return") || is(p, st->first, "yield"));
         for (size_t i = st->first; i < st->end; i++) {
             if (is_name(p, i) && text_eq(p, i, name)) uses = 1;
+            for (size_t j = 0; j < nelems && !uses; j++)
+                if (k < elem_end[j] && is_name(p, i) && text_eq(p, i, elems[j])) uses = 1;
             if (is_backward_call(p, i) || is(p, i, "scale")) sink = 1;
         }
         if (uses && sink) return 1;
@@ -1039,10 +1064,32 @@ static int trained_model(const struct py *p, size_t i)
     return 0;
 }
 
+/* f(...) or self.f(...) where f is a def of this file that trains
+ * (backward() or step() in its body): a training step through a helper
+ * (accelerate's test_sync.py step_model(model, input, target, accelerator):
+ * model.train(), model(input), backward). */
+static int training_helper_call(const struct py *p, size_t i)
+{
+    if (!is_name(p, i) || !is_op(p, i + 1, "(") || (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))))
+        return 0;
+    if (i > 0 && is_op(p, i - 1, ".") && !(i > 1 && is(p, i - 2, "self") && !(i > 2 && is_op(p, i - 3, "."))))
+        return 0;
+    long d = def_named(p, i);
+    return d >= 0 && function_trains(p, (int32_t)d);
+}
+
 static int stmt_backward(const struct py *p, size_t k)
 {
     for (size_t i = p->t->stmts[k].first; i < p->t->stmts[k].end; i++)
-        if (is_backward_call(p, i)) return 1;
+        if (is_backward_call(p, i) || training_helper_call(p, i)) return 1;
+    return 0;
+}
+
+/* Does a statement of func's own body train through a helper of this file? */
+static int trains_through_helper(const struct py *p, int32_t func)
+{
+    for (size_t k = (size_t)func + 1; k < p->t->stmts[func].body_end; k++)
+        if (p->t->stmts[k].func == func && stmt_backward(p, k)) return 1;
     return 0;
 }
 
@@ -1054,12 +1101,48 @@ static int loop_steps_back(const struct py *p, size_t loop)
     return 0;
 }
 
+static long stmt_at(const struct py *p, size_t i);
+
+/* Does every use of the function def (a def of this file) call it where
+ * gradients are off: `f(...)` or `self.f(...)` in a no_grad statement, in a
+ * Lightning hook that runs without them, or in a function that is itself
+ * called only so (depth levels up)? Any other use (x.f(...), f passed as a
+ * value) is a caller we cannot see: no. A helper of validation_step and
+ * test_step (Lightning's imagenet.py eval_step(batch, batch_idx, prefix))
+ * runs without gradients, as they do. */
+static int called_only_without_grad(const struct py *p, size_t def, int depth)
+{
+    long n = linttree_def_name(p->t, def);
+    if (n < 0) return 0;
+    size_t calls = 0;
+    for (size_t i = 0; i + 1 < p->lx->ntoks; i++) {
+        if (i == (size_t)n || !is_name(p, i) || !text_eq(p, i, (size_t)n)) continue;
+        if (i > 0 && (is(p, i - 1, "def") || is(p, i - 1, "class"))) continue;
+        if (!is_op(p, i + 1, "(")) return 0;
+        if (i > 0 && is_op(p, i - 1, ".") && !(i > 1 && is(p, i - 2, "self") && !(i > 2 && is_op(p, i - 3, "."))))
+            return 0;
+        long s = stmt_at(p, i);
+        if (s < 0) return 0;
+        const struct lint_stmt *st = &p->t->stmts[s];
+        calls++;
+        if (st->no_grad) continue;
+        if (st->func < 0) return 0;
+        long h = linttree_def_name(p->t, (size_t)st->func);
+        if (h >= 0 && in_list(p, (size_t)h, lightning_hooks, N_OF(lightning_hooks))) continue;
+        if (depth > 0 && (size_t)st->func != def && called_only_without_grad(p, (size_t)st->func, depth - 1))
+            continue;
+        return 0;
+    }
+    return calls > 0;
+}
+
 static void rule_eval_region(struct py *p, int32_t func)
 {
     size_t from = func < 0 ? 0 : (size_t)func + 1;
     size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
     if (!p->torchy || unit_test(p, func)) return;
-    int whole = func >= 0 && eval_function(p, (size_t)func) && !function_trains(p, func);
+    int whole = func >= 0 && eval_function(p, (size_t)func) && !function_trains(p, func) &&
+                !trains_through_helper(p, func);
     int in_eval = whole, grad_off = 0;
     for (size_t k = from; k < to; k++) {
         const struct lint_stmt *st = &p->t->stmts[k];
@@ -1077,7 +1160,8 @@ static void rule_eval_region(struct py *p, int32_t func)
         if (st->loop >= 0 ? loop_steps_back(p, (size_t)st->loop) : stmt_backward(p, k)) continue;
         long call = find_model_call(p, st->first, st->end);
         if (call >= 0) {
-            report(p, LR_EVAL_WITHOUT_NO_GRAD, (size_t)call);
+            if (func < 0 || !called_only_without_grad(p, (size_t)func, 2))
+                report(p, LR_EVAL_WITHOUT_NO_GRAD, (size_t)call);
             return;
         }
     }

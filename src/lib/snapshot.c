@@ -170,11 +170,15 @@ static bool is_library(const char *file)
            ends_with_any(file, library_suffixes, COUNT(library_suffixes));
 }
 
-/* Append "FILE:LINE FUNCTION" (cut to fit) as one line of buf. */
+/* Append "FILE:LINE FUNCTION" (cut to fit) as one line of buf. A frame
+ * with no file ("" in real dumps, beside "??": JasperSolt/EoR_NN
+ * snapshot.pickle@10cd0b49, at::cuda::getNewWorkspace()) is "??", as the
+ * unwinder and _memory_viz name an unknown file, not a bare ":0". */
 static void add_frame(char *buf, size_t size, const char *file, int64_t line, const char *name)
 {
     size_t used = strlen(buf);
     if (used + 2 >= size) return;
+    if (!*file) file = "??";
     snprintf(buf + used, size - used, "%s%.200s:%lld %.120s", used ? "\n" : "", file,
              (long long)line, name);
 }

@@ -59,3 +59,11 @@ check doctor.alloc-conf-typo-exit0 test "$rc" -eq 0
 PYTORCH_CUDA_ALLOC_CONF='roundup_power2_divisions:[256:1,>:4],expandable_segments:True' "$OOMLAB" doctor > out 2>err
 check doctor.alloc-conf-good-quiet sh -c '! grep -q "is not a key" out'
 "$OOMLAB" doctor --bogus >/dev/null 2>err; check doctor.usage-exit2 test $? -eq 2
+# NVML loads but cannot count its GPUs (nvmlDeviceGetCount fails): doctor
+# said "ok nvml ..., 0 GPUs" and "NVML loaded but lists no GPU", while ps
+# and watch stop with the error (exit 3); it now warns with the error
+# (stranger24).
+OOMLAB_NVML_LIBRARY=$OOMLAB_BUILD/fakes/libnvidia-ml.so.1 OOMLAB_FAKE_NVML_DIR=$D OOMLAB_FAKE_NVML_FAIL=count \
+  "$OOMLAB" doctor > out 2>err
+check doctor.count-fails-said grep -q '^warn nvml .*cannot count GPUs: Unknown Error (999)' out
+check doctor.count-fails-not-no-gpu sh -c '! grep -q "lists no GPU" out'

@@ -307,4 +307,29 @@ out=$(script -qec "$OOMLAB watch --count 2 --interval 10ms" /dev/null)
 has "$out" $'\e[H' && has "$out" "peak" && has "$out" $'\e[?25h'; check "watch on a terminal redraws in place and restores the cursor" $?
 out=$(OOMLAB_FAKE_NVML_API=v1 "$OOMLAB" watch --count 1 --gpu 0)
 has "$out" "used 8.50 GiB of 80.00 GiB"; check "watch: v1 fallback gives the same figure" $? "$out"
+# A GPU that goes away between two samples (it fell off the bus; the fake
+# lists one GPU fewer once watch has printed its first sample). All GPUs
+# watched: stderr says the list changed, once, and watch goes on; with
+# --gpu 1 watch stops (3) with what happened, not the start-up usage
+# hint about CUDA_VISIBLE_DEVICES, and --json's stream ends with a line
+# whose "error" says it (before: the lines just stopped, or rc 3 with
+# only stderr saying "there is no GPU 1; the index is NVML's ...").
+gone_after_first() { # FILE: drop GPU 1 once FILE has a line
+  for _ in $(seq 400); do [ -s "$1" ] && break; sleep 0.025; done
+  head -1 "$T/gpus.two" > "$D/gpus.t" && mv "$D/gpus.t" "$D/gpus"
+}
+gpus 35; cp "$D/gpus" "$T/gpus.two"
+gone_after_first "$T/gone.out" & PIDS+=($!)
+"$OOMLAB" watch --count 4 --interval 150ms > "$T/gone.out" 2> "$T/gone.err"; rc=$?; wait
+[ $rc -eq 0 ] && [ "$(grep -c 'NVML lists 1 GPU now, 2 before' "$T/gone.err")" -eq 1 ] && grep -q ' GPU 1 ' "$T/gone.out" &&
+  [ "$(tail -1 "$T/gone.out" | grep -c ' GPU 0 ')" -eq 1 ]
+check "watch: a GPU that goes away mid-run is said once on stderr, the others still watched" $? "rc=$rc" "$(cat "$T/gone.err")"
+cp "$T/gpus.two" "$D/gpus"; rm -f "$T/gone.out"
+gone_after_first "$T/gone.out" & PIDS+=($!)
+"$OOMLAB" watch --gpu 1 --json --count 40 --interval 150ms > "$T/gone.out" 2> "$T/gone.err"; rc=$?; wait
+last=$(tail -1 "$T/gone.out" | jq_py "print(d['error'])")
+[ $rc -eq 3 ] && has "$last" "GPU 1 is gone after" && has "$(cat "$T/gone.err")" "GPU 1 is gone after" &&
+  ! grep -q CUDA_VISIBLE_DEVICES "$T/gone.err"
+check "watch --gpu 1 --json: the GPU going away ends the stream with an error line, exit 3" $? "rc=$rc" "$last" "$(cat "$T/gone.err")"
+cp "$T/gpus.two" "$D/gpus"
 exit 0

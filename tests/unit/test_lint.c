@@ -170,6 +170,38 @@ static const struct rule_case rule_cases[] = {
     {"import torch\ndef validate(model, xs):\n    return [model(x) for x in xs]\n",
      "import torch\n@torch.inference_mode()\ndef validate(model, xs):\n    return [model(x) for x in xs]\n",
      "eval-without-no-grad"},
+    /* a helper called only from Lightning's validation_step/test_step, or
+     * only under no_grad, runs without gradients as they do
+     * (Lightning-AI/pytorch-lightning examples/pytorch/domain_templates/imagenet.py
+     * eval_step); one also called with gradients on is still reported */
+    {"import torch\nclass M:\n    def eval_step(self, b):\n        return self.model(b)\n"
+     "    def validation_step(self, b, i):\n        return self.eval_step(b)\n"
+     "    def other(self, b):\n        return self.eval_step(b)\n",
+     "import torch\nclass M:\n    def eval_step(self, b):\n        return self.model(b)\n"
+     "    def validation_step(self, b, i):\n        return self.eval_step(b)\n"
+     "    def test_step(self, b, i):\n        with torch.no_grad():\n            return self.eval_step(b)\n",
+     "eval-without-no-grad"},
+    /* a test_* function that trains through a helper of the file is
+     * training, not evaluation (huggingface/accelerate
+     * src/accelerate/test_utils/scripts/test_sync.py step_model) */
+    {"import torch\ndef step_model(model, x):\n    return model(x)\n"
+     "def test_sync(model, x):\n    for i in range(3):\n        step_model(model, x)\n",
+     "import torch\ndef step_model(model, x):\n    model(x).backward()\n"
+     "def test_sync(model, x):\n    for i in range(3):\n        step_model(model, x)\n",
+     "eval-without-no-grad"},
+    /* several forwards kept for one backward each later: the accumulator's
+     * elements are backward()-ed (huggingface/accelerate test_sync.py
+     * test_distributed_sync_multiple_fwd); an element read for a log is not */
+    {"import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "for i in r:\n    loss = losses[i]\n    print(loss)\n",
+     "import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "for i in r:\n    loss = losses[i]\n    loss.backward()\n",
+     "loss-accumulated"},
+    {"import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "for l in losses:\n    print(l)\nl.backward()\n",
+     "import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "for l in losses:\n    l.backward()\n",
+     "loss-accumulated"},
     {"m.eval()\nwith torch.no_grad():\n    m(x)\nfor b in d:\n    m(b).backward()\n",
      "m.eval()\nwith torch.no_grad():\n    m(x)\nm.train()\nfor b in d:\n    m(b).backward()\n",
      "eval-never-train"},
