@@ -96,14 +96,14 @@ static const struct msg_clause clauses_pt_new[] = {
 };
 
 /* The caching allocator's own warning as it fails a request, before the
- * OutOfMemoryError it raises: "[rank0]:[W922 05:15:28] memory allocation
- * failed with OOM on device 0 while trying to allocate 3630170112 bytes
- * (free: 202833920, total: 25250627584)." (c10's warning prefix, the
- * allocator's source file in it; the figures exact byte counts, often
- * wrapped onto the next line). Seen in public write-ups of SGLang, vLLM
- * and TensorRT-LLM runs (find_string "memory allocation failed with OOM on
- * device": ids 68884393612, 70953366263, 67104354445, 60839379603) and in
- * wtdcode/vllm-backport#94 (heldout53 h53-15). */
+ * OutOfMemoryError it raises: "[rank5]:[W... CUDACachingAllocator.cpp:3933]
+ * memory allocation failed with OOM on device 5 / while trying to allocate
+ * 671088640 bytes (free: 513736704, total: 85095874560)." (c10's warning
+ * prefix, the allocator's source file in it; the figures exact byte counts,
+ * often wrapped onto the next line), wtdcode/vllm-backport#94 (heldout53
+ * h53-15). The unit tests also write it in the shapes public write-ups
+ * quote (one line, no prefix; wrapped after the device), whose
+ * repositories the library's index does not name: none is cited. */
 static const struct msg_clause clauses_pt_warn[] = {
     {"with OOM on device %d", MSG_F_GPU},
     {"trying to allocate %d bytes", MSG_F_REQUESTED},

@@ -2490,7 +2490,9 @@ static const struct stage_word name_parts[] = {
      * "model.to(device)", the traceback of suno-ai/bark#310; the reporter's
      * "CUDA out of memory error while running preload_models", #315 =
      * heldout59 h59-31), a Stable Diffusion port's "preload_models(device)"
-     * building each part with load_model (find_string id 2637780); A1111's
+     * building its CLIP, encoder, decoder and diffusion parts on the device
+     * (kjsman/stable-diffusion-pytorch:stable_diffusion_pytorch/
+     * model_loader.py@9dad6753); A1111's
      * "reload_model_weights" loads a checkpoint's weights onto the GPU
      * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a
      * data noun last they read the data, as "load" does (role_parts). (open59) */

@@ -31,7 +31,8 @@ static unsigned name_bits(const char *name)
  * models onto the device (suno-ai/bark bark/generation.py, preload_models
  * -> load_model -> _load_model; the frame under an OOM in
  * suno-ai/bark#310), a Stable Diffusion port's preload_models(device)
- * (find_string id 2637780), A1111's reload_model_weights
+ * (kjsman/stable-diffusion-pytorch:stable_diffusion_pytorch/
+ * model_loader.py@9dad6753), A1111's reload_model_weights
  * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a data
  * noun last, the data, as "load_images". */
 static void test_preload_reload_name_parts(void **state)
@@ -152,8 +153,9 @@ static void test_change_description_words(void **state)
 /* A hyphenated setting whose last part is "step" names no step of the run:
  * tacotron2's reduction factor "--n-frames-per-step=5"
  * (begeekmyfriend/tacotron2#14 = heldout59 h59-57), fairseq's TTS and S2UT
- * examples' "--n-frames-per-step 4" / "5" (find_string ids 6727534845,
- * 656718983). */
+ * examples' "--n-frames-per-step 4" / "5" (facebookresearch/fairseq:
+ * examples/speech_synthesis/docs/ljspeech_example.md@c1f4ef8f,
+ * examples/speech_to_speech/docs/direct_s2st_discrete_units.md@e3a3b804). */
 static void test_hyphenated_step_setting(void **state)
 {
     (void)state;

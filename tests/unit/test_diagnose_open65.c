@@ -29,9 +29,11 @@
  * lines ("return t.to(\n    device,\n    dtype if t.is_floating_point() ...",
  * pytorch/pytorch:torch/nn/modules/module.py), and Python's traceback
  * prints its first line alone, "    return t.to(", under "module.py", line
- * 1326, in convert" (public pastes with that pair over the OOM: find_string
- * ids 69854565513, 30693610190, 42088252846, 69082163242; the seen sets'
- * heldout18 h18-35, heldout27 h27-105, heldout4 k01, heldout60 h60-56).
+ * 1326, in convert" (threads with that pair over the OOM:
+ * haoheliu/AudioLDM#133 = heldout18 h18-35,
+ * kijai/ComfyUI-HunyuanVideoWrapper#333 = heldout27 h27-105,
+ * Comfy-Org/ComfyUI#6176 = heldout4 k01, stepfun-ai/Step-Video-T2V#8 =
+ * heldout60 h60-56).
  * Moving a model to the device: load. Pasted with only the innermost frame,
  * or the code line alone, or quoted in backticks over the message
  * (Lightricks/LTX-Video#64 = heldout65 h65-35: "`   return t.to(" then
