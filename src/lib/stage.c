@@ -3698,6 +3698,26 @@ static enum oom_stage operator_stage(const char *text, size_t len)
     return paddle_operator_hint(text, len);
 }
 
+/* "return t.to(" ending the line: the row of frame_words for nn.Module.to's
+ * convert, its statement spread over lines since torch 2.1 (open65). */
+bool stage_convert_first_line(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
+    static const char line[] = "return t.to(";
+    size_t k = sizeof line - 1;
+    if (n < k || memcmp(s + n - k, line, k)) return false;
+    for (size_t i = 0; i < n - k; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '`') return false;
+    return true;
+}
+
+/* A frame header in torch's nn.Module file ("File \".../torch/nn/modules/
+ * module.py\", line 1326, in convert"), slash or backslash. */
+bool stage_torch_module_frame(const char *s, size_t n)
+{
+    return memmem(s, n, "modules/module.py", 17) || memmem(s, n, "modules\\module.py", 17);
+}
+
 /* A line shaped like code, not prose: identifiers joined by operators and
  * commas, every blank next to one of them ("training, momentum, eps,
  * torch.backends.cudnn.enabled", "lm_logits = self.lm_head(outputs[0]) +

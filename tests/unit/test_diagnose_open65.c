@@ -63,6 +63,40 @@ static void test_module_to_convert_line(void **state)
                         "load");
 }
 
+/* The same first line under a user's own frame header is that helper's:
+ * a tensor moved where the helper is called (here from a forward), no
+ * model moved. Users' helpers do spell it so, the statement spread over
+ * lines ("return t.to(\n    device=..., non_blocking=True)"); no public
+ * traceback with one over an OOM was found, so the frames here are
+ * written for the test. Indented under the header or not; read downward
+ * (the header first) as upward. (left25) */
+static void test_convert_line_in_user_helper(void **state)
+{
+    (void)state;
+    static const char helper[] = "Traceback (most recent call last):\n"
+                                 "  File \"/w/train.py\", line 41, in forward\n"
+                                 "    h = move_like(h, self.proj.weight)\n"
+                                 "  File \"/w/helpers.py\", line 12, in move_like\n";
+    char log[2048];
+    snprintf(log, sizeof log, "%s    return t.to(\n" MSG, helper);
+    assert_string_equal(primary_stage(log), "forward");
+    snprintf(log, sizeof log, "%sreturn t.to(\n" MSG, helper);
+    assert_string_equal(primary_stage(log), "forward");
+    /* the traceback printed below the message, read downward */
+    snprintf(log, sizeof log, MSG "\n%s    return t.to(\n", helper);
+    assert_string_equal(primary_stage(log), "forward");
+    /* guard: under torch's nn.Module frame, slash or backslash, the model's move */
+    assert_string_equal(primary_stage("Traceback (most recent call last):\n"
+                                      "  File \"/w/train.py\", line 41, in forward\n"
+                                      "    h = move_like(h, self.proj.weight)\n"
+                                      "  File \"C:\\x\\torch\\nn\\modules\\module.py\", line 1326, in convert\n"
+                                      "    return t.to(\n" MSG),
+                        "load");
+    assert_true(stage_convert_first_line("`   return t.to(", 16));
+    assert_false(stage_convert_first_line("    return t.to(device)", 23));
+    assert_false(stage_convert_first_line("x = 1; return t.to(", 19));
+}
+
 /* "return <call>" right above the message, its header lost: the keyword
  * does not make the line a sentence; the call after it names the stage as
  * a frame's code line does ("return self._apply(convert)", nn.Module.to's
@@ -128,6 +162,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_module_to_convert_line),
+        cmocka_unit_test(test_convert_line_in_user_helper),
         cmocka_unit_test(test_return_statement_code_line),
         cmocka_unit_test(test_pull_request_linked_from_issue),
     };
