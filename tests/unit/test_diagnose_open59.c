@@ -148,6 +148,34 @@ static void test_change_description_words(void **state)
                  "I will open a PR to fix #12, this should fix it.\n",
                  &rep);
     oom_report_release(&rep);
+    /* ... as it does where the reply links the fix's pull request: the
+     * words point at that change, as "this PR" does beside "/pull/N"
+     * (open65's rule, one list for the rows; left25). The title's verb
+     * ("Support", 2) and the reply's words (1) made a change of the
+     * report before. */
+    static const char *const replies[] = {
+        "This will fix it: https://github.com/org/tool/pull/88\n",
+        "this should fix it - https://github.com/org/tool/pull/88\n",
+        "This fixes it, see https://github.com/org/tool/pull/88\n",
+    };
+    for (size_t i = 0; i < sizeof replies / sizeof replies[0]; i++) {
+        char log[1024];
+        snprintf(log, sizeof log,
+                 "Support 24 GB cards? CUDA out of memory when fine-tuning\n"
+                 "\n"
+                 "I get RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB while fine-tuning "
+                 "with batch size 1.\n"
+                 "\n"
+                 "maintainer \xc2\xb7 comment\n"
+                 "%s",
+                 replies[i]);
+        scan_primary(log, &rep);
+        oom_report_release(&rep);
+    }
+    /* guard: without the link, the change's words and title still count */
+    expect_no_gpu_oom("Support 24 GB cards: avoid CUDA out of memory when fine-tuning\n"
+                      "\n"
+                      "This will fix \"CUDA out of memory\" when the batch is large.\n");
 }
 
 /* A hyphenated setting whose last part is "step" names no step of the run:
