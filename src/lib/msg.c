@@ -1010,12 +1010,19 @@ static const struct msg_near near_none[] = {{NULL, 0, 0, 0}};
  * too (near_own_line). (left23) */
 static const struct msg_near near_what_oom[] = {
     {"thrust::", MSG_F_DEVICE, 3, 0},
-    {"device", MSG_F_DEVICE, 2, 0},
-    {"cuda", MSG_F_DEVICE, 40, 2},
-    {"CUDA", MSG_F_DEVICE, 40, 2},
-    {"Cuda", MSG_F_DEVICE, 40, 2},
-    {"GPU", MSG_F_DEVICE, 40, 2},
-    {"gpu", MSG_F_DEVICE, 40, 2},
+    {"device%b", MSG_F_DEVICE, 2, 0},
+    /* a CUDA source's own frame, "file.cuh(456):" (dmlc/xgboost#2874's
+     * ".../common/device_helpers.cuh(456): out of memory"), the word
+     * "device" not being one inside "device_helpers" */
+    {".cuh(%i)", MSG_F_DEVICE, 2, 0},
+    {".cu(%i)", MSG_F_DEVICE, 2, 0},
+    /* words, not parts of words: "gpustat", "cudatoolkit" name no device
+     * (%b: a word's end; the pattern's start is one already) (left25) */
+    {"cuda%b", MSG_F_DEVICE, 40, 2},
+    {"CUDA%b", MSG_F_DEVICE, 40, 2},
+    {"Cuda%b", MSG_F_DEVICE, 40, 2},
+    {"GPU%b", MSG_F_DEVICE, 40, 2},
+    {"gpu%b", MSG_F_DEVICE, 40, 2},
     {"current device: %d", MSG_F_GPU, 0, 2},
     {"- Free memory: %s", MSG_F_FREE, 0, 3},
     {"- Free memory: %d", MSG_F_FREE, 0, 3},
@@ -5834,6 +5841,16 @@ static bool pm_first_byte(char p, char c)
     return c == p || (isupper((unsigned char)p) && c == (char)tolower((unsigned char)p));
 }
 
+/* Does a word end between bytes a and b? b is no letter, digit or '_', or
+ * starts a capital after a small letter ("cuda|Malloc"), or is the '_'
+ * after a capital ("CUDA|_VISIBLE_DEVICES": capitals' words are joined so;
+ * a small letter's '_' goes on with one name, "device_helpers"). */
+static bool pm_word_end(char a, char b)
+{
+    unsigned char x = (unsigned char)a, y = (unsigned char)b;
+    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isupper(x) && y == '_');
+}
+
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the
  * pattern's last literal words still matches once a value was read and
  * PM_CUT_MIN letters of those words agree (a paste cut mid-word); where the
@@ -5853,6 +5870,13 @@ static size_t pm_match(const char *pat, const char *s, size_t n, struct pm_vals 
         if (*p == ' ') {
             while (i < n && (s[i] == ' ' || s[i] == '\t' || pm_markup(s[i]))) i++;
             p++;
+        } else if (*p == '%' && p[1] == 'b') {
+            /* a word ends here: "gpu%b" in "2 gpus" or "cudaMalloc", not in
+             * "gpustat", "cudatoolkit" or "device_helpers"; consumes the
+             * plural's 's' */
+            if (i < n && s[i] == 's' && (i + 1 >= n || pm_word_end(s[i], s[i + 1]))) i++;
+            if (i < n && (i == 0 || !pm_word_end(s[i - 1], s[i]))) return 0;
+            p += 2;
         } else if (*p == '%' && p[1] && p[1] != '%') {
             size_t k = pm_placeholder(p[1], s + i, n - i, v);
             if (!k) return 0;
