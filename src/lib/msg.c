@@ -6609,17 +6609,30 @@ bool msg_names_srun(const char *p, size_t n)
      * cmCTestRunTest.cxx) is the case it keeps out. The word may end its
      * line as it may end the text: the whole log (diagnose's scan, run's
      * log read ahead) and one line of it (rankstats' stream) agree. (fuzz23) */
+    bool named = false;
+    msg_names_srun_chunk(p, n, false, true, &named);
+    return named;
+}
+
+#define SRUN_CARRY 16 /* more than the longest mark and the byte before it */
+
+size_t msg_names_srun_chunk(const char *p, size_t n, bool carried, bool last, bool *named)
+{
     static const char *const marks[] = {"srun", "slurmstepd"};
-    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0] && !*named; k++) {
         size_t m = strlen(marks[k]);
         for (const char *q = memmem(p, n, marks[k], m); q; q = memmem(q + 1, n - (size_t)(q + 1 - p), marks[k], m)) {
             size_t i = (size_t)(q - p);
-            if ((i == 0 || !isalnum((unsigned char)p[i - 1])) &&
-                (i + m == n || memchr(" :\t\r\n", p[i + m], 5)))
-                return true;
+            /* a carried chunk's first byte follows bytes no longer here: a
+             * word there was decided in the previous chunk */
+            if (i == 0 ? carried : isalnum((unsigned char)p[i - 1])) continue;
+            if (i + m == n ? last : memchr(" :\t\r\n", p[i + m], 5) != NULL) {
+                *named = true;
+                break;
+            }
         }
     }
-    return false;
+    return last ? 0 : n < SRUN_CARRY ? n : SRUN_CARRY;
 }
 
 void msg_prefix_unlabel(const char *clean, size_t n, struct msg_prefix *px)
