@@ -34,8 +34,15 @@ struct diff {
     double tok_a, tok_b; /* tokens per optimizer step: effective batch x seq */
     char env_changed[1024]; /* NUL-separated names of environment variables that changed */
     size_t n_env;
+    bool env_unknown;     /* one row's env was never recorded: its names are no known change */
+    size_t n_env_counted; /* n_env, or 0 where env_unknown */
     bool color;
 };
+
+static bool env_not_recorded(const struct ledger_row *r)
+{
+    return !*r->cell[LEDGER_ENV] && !ledger_recorded(r, LEDGER_ENV);
+}
 
 /* The guide's first move halves the batch and raises grad_accum to keep the
  * effective batch: two columns, one decision. */
@@ -48,8 +55,13 @@ static void analyse(struct diff *d)
                 d->changed[1] == LEDGER_GRAD_ACCUM && !isnan(d->eff_a) && d->eff_a == d->eff_b;
     d->n_env = ledger_env_changed(d->a->cell[LEDGER_ENV], d->b->cell[LEDGER_ENV], d->env_changed,
                                   sizeof d->env_changed);
-    /* An environment variable (PYTORCH_CUDA_ALLOC_CONF...) is a variable too. */
-    d->one_var = (d->n_changed <= 1 || d->traded) && d->n_changed + d->n_env <= (d->traded ? 2 : 1);
+    /* An environment variable (PYTORCH_CUDA_ALLOC_CONF...) is a variable
+     * too, where both rows recorded theirs: against a row written under a
+     * header without the env column, what the variable was is not known,
+     * and no change is counted (left25). */
+    d->env_unknown = env_not_recorded(d->a) || env_not_recorded(d->b);
+    d->n_env_counted = d->env_unknown ? 0 : d->n_env;
+    d->one_var = (d->n_changed <= 1 || d->traded) && d->n_changed + d->n_env_counted <= (d->traded ? 2 : 1);
     d->tok_a = d->eff_a * ledger_num(d->a, LEDGER_MAX_SEQ_LEN);
     d->tok_b = d->eff_b * ledger_num(d->b, LEDGER_MAX_SEQ_LEN);
     d->peak_a = ledger_peak_gb(d->a);
@@ -97,7 +109,7 @@ static const char *env_value(const struct ledger_row *r, const char *name, char 
 
 static void print_changes(const struct diff *d)
 {
-    if (d->n_changed + d->n_env == 0) {
+    if (d->n_changed + d->n_env_counted == 0) {
         const char *ca = d->a->cell[LEDGER_COMMAND], *cb = d->b->cell[LEDGER_COMMAND];
         size_t cmd_size = strlen(ca) + strlen(cb) + LEDGER_CHANGE_SLACK; /* whole, however long */
         char *cmd = malloc(cmd_size);
@@ -108,7 +120,8 @@ static void print_changes(const struct diff *d)
             printf("  changed: command %s\n", clean ? clean : cmd);
             free(clean);
         } else {
-            printf("  changed: nothing in batch, seq, dtype, accum, ckpt or the environment\n");
+            printf("  changed: nothing in batch, seq, dtype, accum, ckpt%s\n",
+                   d->env_unknown ? "" : " or the environment");
         }
         free(cmd);
     }
@@ -118,8 +131,9 @@ static void print_changes(const struct diff *d)
     const char *name = d->env_changed;
     for (size_t i = 0; i < d->n_env && name < d->env_changed + sizeof d->env_changed && *name; i++) {
         char va[256], vb[256];
-        printf("  changed: env %s %s -> %s\n", name, env_value(d->a, name, va, sizeof va),
-               env_value(d->b, name, vb, sizeof vb));
+        printf("  %s: env %s %s -> %s%s\n", d->env_unknown ? "not recorded" : "changed", name,
+               env_value(d->a, name, va, sizeof va), env_value(d->b, name, vb, sizeof vb),
+               d->env_unknown ? " (not counted as a change)" : "");
         name += strlen(name) + 1;
     }
     if (d->traded)
@@ -129,7 +143,8 @@ static void print_changes(const struct diff *d)
         printf("  %swarning%s: %zu variables changed%s; change one variable per run, or the effect "
                "cannot be attributed\n",
                color_code(d->color, COLOR_YELLOW), color_code(d->color, COLOR_RESET),
-               d->traded ? d->n_env + 1 : d->n_changed + d->n_env, d->traded ? " (the batch trade counts once)" : "");
+               d->traded ? d->n_env_counted + 1 : d->n_changed + d->n_env_counted,
+               d->traded ? " (the batch trade counts once)" : "");
 }
 
 static void peak_of(const struct ledger_row *r, double peak, char *buf, size_t size)

@@ -344,8 +344,9 @@ static void failure_tail(const struct runexec_result *r)
     struct stat st;
     char buf[TAIL_READ + 1];
     ssize_t n = -1;
+    off_t from = 0;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-        off_t from = st.st_size > TAIL_READ ? st.st_size - TAIL_READ : 0;
+        from = st.st_size > TAIL_READ ? st.st_size - TAIL_READ : 0;
         n = pread(fd, buf, TAIL_READ, from);
     }
     close(fd);
@@ -371,6 +372,15 @@ static void failure_tail(const struct runexec_result *r)
         if (words) break;
         end = start;
     }
+    /* a line longer than the read, begun before it: said from its first
+     * whole word, the cut marked with "…" (not from inside a word) (left25) */
+    bool mid = start == 0 && from > 0;
+    if (mid) {
+        size_t w = start;
+        while (w < end && buf[w] != ' ' && buf[w] != '\t') w++;
+        if (w < end) start = w; /* else one word fills the read: from a character's start */
+        while (start < end && ((unsigned char)buf[start] & 0xC0) == 0x80) start++;
+    }
     while (start < end && (buf[start] == ' ' || buf[start] == '\t')) start++;
     bool cut = end - start > TAIL_SHOW;
     if (cut) {
@@ -382,8 +392,8 @@ static void failure_tail(const struct runexec_result *r)
     buf[end] = '\0';
     char *line = table_clean(buf + start);
     if (!line) return;
-    fprintf(stderr, "oomlab run: %s: exit %d, no GPU OOM; the log's last line: %s%s\n", r->id, r->exit_code, line,
-            cut ? " ..." : "");
+    fprintf(stderr, "oomlab run: %s: exit %d, no GPU OOM; the log's last line: %s%s%s\n", r->id, r->exit_code,
+            mid ? "\xe2\x80\xa6" : "", line, cut ? " ..." : "");
     free(line);
 }
 

@@ -118,13 +118,14 @@ static const struct row rows[] = {
     /* generate: the BLOOM inference scripts' own announcement before the
      * timed generate() ("*** Running generate", and "*** Running generate
      * warmup" before it: print_rank0 in huggingface/transformers-bloom-
-     * inference's bloom-ds-inference.py and bloom-ds-zero-inference.py
-     * and their copies, find_string "*** Running generate" ids 3411450820,
-     * 7327925688, 27240622924, 30494666121; deepspeedai/DeepSpeed thread =
-     * heldout53 h53-67) */
-    /* (not CodeT5's "***** Running generate evaluation on dev data*****",
-     * salesforce/CodeT5 run_gen.py eval_generate_epoch, find_string id
-     * 22888341990: an evaluation pass, the row before) */
+     * inference:bloom-inference-scripts/bloom-ds-inference.py@e970be10;
+     * the log of deepspeedai/DeepSpeed#2918 = heldout53 h53-67) */
+    /* (an announcement that names an evaluation pass is evaluation, this
+     * row: "***** Running generate evaluation on dev data*****". No
+     * public source for that line was found (a CodeT5 fine-tuning script's,
+     * per the code index, but salesforce/CodeT5's run_gen.py history prints
+     * "Running bleu evaluation"): a guard kept for the row after it, with
+     * no example) */
     {"running generate evaluation", OOM_STAGE_EVAL, 3},
     {"*** running generate", OOM_STAGE_GENERATE, 3},
     /* generate: words a sampler's lines share with other phases */

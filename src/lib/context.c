@@ -143,7 +143,8 @@ static const struct rule rules[] = {
      * #61" under "fix memory error" (RfidResearchGroup/proxmark3#62). 2, not
      * the 3 of "fixes #": a reply may say it will send a change to fix an
      * issue. In the seen sets these words stand in 2 look-alikes and no GPU
-     * OOM's paste (the grep in the open59 commit). (open59) */
+     * OOM's paste (the grep in the open59 commit). Not on a line that links
+     * a pull request, as "this pr" (unless_pull_link). (open59) */
     {CONTEXT_CHANGE, ANYWHERE, "this will fix", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this should fix", WORD_END, 1, 1, "words of a change"},
     {CONTEXT_CHANGE, ANYWHERE, "this fixes", WORD_END, 1, 1, "words of a change"},
@@ -372,8 +373,11 @@ struct line_words {
 
 /* Rows whose words do not count on a line that links a pull request
  * ("…/pull/162"): there they point at another change, not this paste's own
- * (the "this pr" rows above). */
-static const char *const unless_pull_link[] = {"this pr", "this pull request", NULL};
+ * (the "this pr" rows above, open65; open59's "this will fix" rows the
+ * same: a reply "This will fix it: …/pull/88" under a report names the
+ * fix's change, not a change of this paste's; left25). */
+static const char *const unless_pull_link[] = {"this pr", "this pull request", "this will fix",
+                                               "this should fix", "this fixes", NULL};
 
 /* The line links a pull request: "/pull/" then a digit. */
 static bool pull_link(const char *low, size_t n)

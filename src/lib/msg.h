@@ -48,6 +48,14 @@ int msg_task_label(const char *line, size_t len);
  * whole view) and run's per-rank figures (rankstats: the command and the
  * log) both ask it. (tidy23, left23) */
 bool msg_names_srun(const char *text, size_t len);
+
+/* The same over a text read in chunks: text[0, len) is a chunk, carried
+ * when its first bytes are the previous chunk's last (not the text's
+ * start), last when the text ends with it. Sets *named where a whole word
+ * names srun; returns how many bytes at the chunk's end to carry into the
+ * next (a word the cut may split; a word that reaches a chunk's end is
+ * decided with the next chunk's bytes). (left25) */
+size_t msg_names_srun_chunk(const char *text, size_t len, bool carried, bool last, bool *named);
 /* A line whose srun label (px->task_label, from msg_prefix_parse) is no
  * rank, the text naming no srun: a padded one (" 3: ") is a backtrace's
  * numbered frame, no prefix at all; else the prefixes after the label keep

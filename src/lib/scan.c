@@ -779,6 +779,9 @@ struct evidence {
     bool machinery;         /* the last frame header read was Python's process machinery */
     bool downward;          /* lines read top-down (walk_forward): a frame's header before its
                                code line; walk_back reads the code line first (review23) */
+    bool foreign_above;     /* walk_back: the code line's own header, above it, is another
+                               file's than torch's nn.Module (foreign_frame_above) */
+    bool foreign_header;    /* walk_forward: the last header read is another file's */
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -928,6 +931,14 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
     bool silent = !header && e->downward && e->machinery && stage_line_kind(body, n) == STAGE_LINE_CODE;
     if (header) e->machinery = process_machinery_frame(body, n);
     if (silent) all = 0;
+    /* Module.to's convert statement's first line ("return t.to(") is the
+     * model's move only in torch's nn.Module file, or with no header: a
+     * user's helper spelling it (a tensor moved in a data or forward path)
+     * moves no model (open65's row, left25) */
+    if (!header && (e->downward ? e->foreign_header : e->foreign_above) && stage_convert_first_line(body, n))
+        all &= ~(1u << OOM_STAGE_LOAD);
+    if (header) e->foreign_header = !stage_torch_module_frame(body, n);
+    e->foreign_above = false;
     /* a frame's code line calls the next frame: the called
      * function's name read by its parts as a frame's name is
      * ("self.generate_outputs(" when the next frame's header is cut) */
@@ -1049,6 +1060,19 @@ static bool under_frame(struct scan *s, const struct view *v, size_t a, const st
         read_cline(s, v, pa, pb, &up);
     } while (up.kind == STAGE_LINE_BLANK && blanks-- > 0);
     return !other_writer(src, &up.px) && up.kind == STAGE_LINE_FRAME;
+}
+
+/* The line right above a is another module's frame header than torch's
+ * nn.Module file: a user's helper whose statement begins as Module.to's
+ * convert does ("return t.to(", stage_convert_first_line). Reuses the
+ * buffer, as under_frame does. */
+static bool foreign_frame_above(struct scan *s, const struct view *v, size_t a, const struct msg_prefix *src)
+{
+    size_t pa = a, pb = a;
+    struct cline up;
+    if (!prev_line(v, &pa, &pb)) return false;
+    read_cline(s, v, pa, pb, &up);
+    return !other_writer(src, &up.px) && up.kind == STAGE_LINE_FRAME && !stage_torch_module_frame(up.body, up.n);
 }
 
 /* What the text glued in front of a traceback header says ("[>>>>  ] 308/3079,
@@ -1330,6 +1354,10 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 }
                 if (c.kind == STAGE_LINE_FRAME) e->code_seen = true;
                 e->frames |= c.kind == STAGE_LINE_FRAME;
+                if (c.kind == STAGE_LINE_CODE && stage_convert_first_line(c.body, c.n)) {
+                    e->foreign_above = foreign_frame_above(s, v, a, src);
+                    read_cline(s, v, a, b, &c); /* the peek reused the buffer */
+                }
                 frame_evidence(e, c.body, c.n);
                 logger_tag_evidence(e, &c);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
@@ -1393,6 +1421,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
             if (!snippet && !stage_message_line(c.body, c.n)) {
                 unsigned bits = stage_frame_bits(c.body, c.n + 1);
                 bool att = stage_attention_text(c.body, c.n);
+                bool convert = stage_convert_first_line(c.body, c.n);
                 /* right above the message, a line shaped like
                  * code that names a frame cue is the failing frame's code
                  * line, its header lost ("training, momentum, eps,
@@ -1407,6 +1436,12 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                               under_frame(s, v, a, src, c.px.body > 0 ? WALK_BLANKS : 0);
                 if (!joined && wrapped_rest(s, v, a, ls, src)) {
                     joined = true;
+                    read_cline(s, v, a, b, &c); /* the peek reused the buffer */
+                }
+                if (joined && convert && foreign_frame_above(s, v, a, src)) {
+                    /* Module.to's convert line under a user's own frame:
+                     * that helper's, not the model's move (open65's row) */
+                    bits &= ~(1u << OOM_STAGE_LOAD);
                     read_cline(s, v, a, b, &c); /* the peek reused the buffer */
                 }
                 if (joined) {

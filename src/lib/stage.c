@@ -2490,7 +2490,9 @@ static const struct stage_word name_parts[] = {
      * "model.to(device)", the traceback of suno-ai/bark#310; the reporter's
      * "CUDA out of memory error while running preload_models", #315 =
      * heldout59 h59-31), a Stable Diffusion port's "preload_models(device)"
-     * building each part with load_model (find_string id 2637780); A1111's
+     * building its CLIP, encoder, decoder and diffusion parts on the device
+     * (kjsman/stable-diffusion-pytorch:stable_diffusion_pytorch/
+     * model_loader.py@9dad6753); A1111's
      * "reload_model_weights" loads a checkpoint's weights onto the GPU
      * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a
      * data noun last they read the data, as "load" does (role_parts). (open59) */
@@ -3694,6 +3696,26 @@ static enum oom_stage operator_stage(const char *text, size_t len)
         return paddle_op_stage(b, (size_t)(e - b));
     }
     return paddle_operator_hint(text, len);
+}
+
+/* "return t.to(" ending the line: the row of frame_words for nn.Module.to's
+ * convert, its statement spread over lines since torch 2.1 (open65). */
+bool stage_convert_first_line(const char *s, size_t n)
+{
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
+    static const char line[] = "return t.to(";
+    size_t k = sizeof line - 1;
+    if (n < k || memcmp(s + n - k, line, k)) return false;
+    for (size_t i = 0; i < n - k; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '`') return false;
+    return true;
+}
+
+/* A frame header in torch's nn.Module file ("File \".../torch/nn/modules/
+ * module.py\", line 1326, in convert"), slash or backslash. */
+bool stage_torch_module_frame(const char *s, size_t n)
+{
+    return memmem(s, n, "modules/module.py", 17) || memmem(s, n, "modules\\module.py", 17);
 }
 
 /* A line shaped like code, not prose: identifiers joined by operators and

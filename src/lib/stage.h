@@ -130,6 +130,14 @@ unsigned stage_box_join_bits(const char *upper, size_t un, const char *lower, si
  * commas): a frame's code line pasted without its header. */
 bool stage_code_shaped(const char *s, size_t n);
 
+/* nn.Module.to's convert statement cut to its first line, "return t.to("
+ * ending the line (quoted in backticks or not), and the header of the frame
+ * it belongs to: torch's nn/modules/module.py. A user's own helper spells
+ * the same first line under its own header: the caller reads the line as
+ * load only without a header or under torch's. */
+bool stage_convert_first_line(const char *s, size_t n);
+bool stage_torch_module_frame(const char *s, size_t n);
+
 /* A Rich box line holding one name only ("│ forward │": a frame header's
  * function wrapped below "…/x.py:202 in"): its length and *word; 0 when
  * the line is anything else. */

@@ -739,14 +739,17 @@ static bool run_names_srun(char *const *argv, const char *log)
     if (!f) return false;
     static char buf[(1u << 16) + 16];
     size_t keep = 0, n;
-    bool named = false;
-    while (!named && (n = fread(buf + keep, 1, sizeof buf - keep, f)) > 0) {
+    bool named = false, carried = false;
+    do {
+        n = fread(buf + keep, 1, sizeof buf - keep, f);
         size_t have = keep + n;
-        named = msg_names_srun(buf, have);
-        /* the last bytes again at the next read's start: a word across the cut */
-        keep = have < 16 ? have : 16;
+        /* the last bytes again at the next read's start: a word across
+         * the cut is decided there, with the bytes after it (left25) */
+        bool last = n == 0 || feof(f) || ferror(f);
+        keep = msg_names_srun_chunk(buf, have, carried, last, &named);
         memmove(buf, buf + have - keep, keep);
-    }
+        carried = carried || have > keep; /* the kept bytes' first is the text's start no more */
+    } while (!named && n > 0);
     fclose(f);
     return named;
 }

@@ -85,6 +85,11 @@ check run.failtail-skips-rule grep -qx "oomlab run: f6: exit 1, no GPU OOM; the 
 check run.failtail-binary-skipped grep -qx "oomlab run: f7: exit 1, no GPU OOM; the log's last line: RuntimeError: bad magic" err.txt
 "$OOMLAB" run -q --id f8 -- sh -c 'printf "\200\201ab\377\001\002c\376\375xyz\003\004"; exit 1' 2>err.txt
 check run.failtail-binary-said grep -qx "oomlab run: f8: exit 1, no GPU OOM; the log ends in binary output (./logs/f8.log)" err.txt
+# a last line longer than the 4096 bytes read: said from its first whole
+# word, the cut marked with "…", not from inside a word ("188 word189 ...")
+# (left25)
+"$OOMLAB" run -q --id f9 -- sh -c 'i=0; while [ $i -lt 700 ]; do printf "word%03d " $i; i=$((i+1)); done; printf "END\n"; exit 1' 2>err.txt
+check run.failtail-long-line-word grep -q "the log's last line: …word189 word190 .* \.\.\.$" err.txt
 "$OOMLAB" run -q --id f3 -- sh -c 'echo fine' 2>err.txt
 check run.failtail-not-clean-exit test "$(grep -c "last line" err.txt)" -eq 0
 "$OOMLAB" run --id f4 -- sh -c 'echo shown; exit 1' >/dev/null 2>err.txt

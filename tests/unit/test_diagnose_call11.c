@@ -122,8 +122,9 @@ static void test_ray_worker_died_guards(void **state)
  * requested for launch" (NVIDIA's CUDA Runtime API, error types); CUDA.jl
  * prints the driver's enum without its CUDA_ prefix, "CUDA error:
  * <description> (code 701, ERROR_LAUNCH_OUT_OF_RESOURCES)" (JuliaGPU/
- * CUDA.jl lib/cudadrv/error.jl, showerror; CUDAdrv.jl's older form
- * "code #701"; code index id 2448701063). Not memory: a look-alike. */
+ * CUDA.jl:lib/cudadrv/error.jl@4ea9cabe, showerror; CUDAdrv.jl's older
+ * form "code #701", whose repository the code index does not name). Not
+ * memory: a look-alike. */
 static const char *const launch_resources[] = {
     /* CUDA.jl under Flux's Tracker, the Julia stack after the error */
     "ERROR: CUDA error: too many resources requested for launch (code 701, ERROR_LAUNCH_OUT_OF_RESOURCES)\n"

@@ -195,6 +195,74 @@ static void test_what_out_of_memory_needs_device(void **state)
     oom_report_release(&rep);
 }
 
+/* The paste's CUDA or GPU words are words, not parts of one: a tool named
+ * "gpustat", a package "cudatoolkit" above a host library's what() name no
+ * device; "GPUs", "cudaMalloc" (a capital after the word) do. A CUDA
+ * source's frame on the line ("device_helpers.cuh(456):", dmlc/xgboost#2874)
+ * names the device by its own cue, not by "device" inside
+ * "device_helpers". The lines above the what() are written here. (left25) */
+static void test_what_out_of_memory_device_words(void **state)
+{
+    (void)state;
+    static const char what[] =
+        "terminate called after throwing an instance of 'duckdb::IOException'\n"
+        "  what():  Failed to prepare query \"SELECT 1\": out of memory\n";
+    static const char *const host_above[] = {"$ pip install gpustat\n", "cudatoolkit 11.8.0 h6a678d5_0\n",
+                                             "loaded device_helpers.so\n"};
+    static const char *const device_above[] = {"Running on 2 GPUs\n", "cudaMalloc returned 2\n",
+                                               "CUDA_VISIBLE_DEVICES=0\n"};
+    char log[1024];
+    struct oom_report rep;
+    for (size_t i = 0; i < sizeof host_above / sizeof host_above[0]; i++) {
+        snprintf(log, sizeof log, "%s%s", host_above[i], what);
+        scan_log(log, &rep);
+        assert_true(rep.primary < 0);
+        oom_report_release(&rep);
+    }
+    for (size_t i = 0; i < sizeof device_above / sizeof device_above[0]; i++) {
+        snprintf(log, sizeof log, "%s%s", device_above[i], what);
+        assert_string_equal(scan_primary(log, &rep)->kind, "cuda-error");
+        oom_report_release(&rep);
+    }
+    assert_string_equal(
+        scan_primary("  what():  /home/u/xgboost/src/tree/updater_gpu_hist.cu(102): out of memory\n", &rep)->kind,
+        "cuda-error");
+    oom_report_release(&rep);
+}
+
+/* run reads its log ahead for srun in chunks (runexec.c run_names_srun): a
+ * word the cut splits is decided with the next chunk's bytes. "srunner"
+ * cut after "srun" names no srun (the old loop read each chunk as a whole
+ * text, whose end ended the word: msg_names_srun of the first chunk alone
+ * says true); "srun" cut before its ':' does; a word the previous chunk
+ * decided (the carried bytes' first) is not read again without the byte
+ * before it. The chunks are written here. (left25) */
+static void test_srun_across_chunks(void **state)
+{
+    (void)state;
+    static const char one[] = "step 1 done\nlaunching the job with srun";
+    bool named = false;
+    size_t keep = msg_names_srun_chunk(one, sizeof one - 1, false, false, &named);
+    assert_false(named);
+    assert_true(msg_names_srun(one, sizeof one - 1)); /* what the old loop read */
+    assert_true(keep > 0 && keep <= sizeof one - 1);
+    char two[64];
+    int k = snprintf(two, sizeof two, "%.*sner.py --nodes 2\n", (int)keep, one + sizeof one - 1 - keep);
+    msg_names_srun_chunk(two, (size_t)k, true, true, &named);
+    assert_false(named);
+    /* guards: the word whole across the cut, or ending the text */
+    k = snprintf(two, sizeof two, "%.*s: error: task 3 failed\n", (int)keep, one + sizeof one - 1 - keep);
+    msg_names_srun_chunk(two, (size_t)k, true, true, &named);
+    assert_true(named);
+    named = false;
+    msg_names_srun_chunk(one, sizeof one - 1, false, true, &named);
+    assert_true(named);
+    /* a carried chunk starting inside "xsrun" does not read "srun" as a word */
+    named = false;
+    msg_names_srun_chunk("srun: x\n", 8, true, true, &named);
+    assert_false(named);
+}
+
 /* "srun" that ends a line names srun as it does where it ends the text
  * (msg_names_srun): the whole log, read by diagnose's scan and by run
  * ahead of its lines, and one line of it, read by rankstats' stream,
@@ -242,7 +310,9 @@ int main(void)
         cmocka_unit_test(test_curly_apostrophe),
         cmocka_unit_test(test_absurd_request_launch_blocking),
         cmocka_unit_test(test_what_out_of_memory_needs_device),
+        cmocka_unit_test(test_what_out_of_memory_device_words),
         cmocka_unit_test(test_srun_at_line_end),
+        cmocka_unit_test(test_srun_across_chunks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,7 +31,8 @@ static unsigned name_bits(const char *name)
  * models onto the device (suno-ai/bark bark/generation.py, preload_models
  * -> load_model -> _load_model; the frame under an OOM in
  * suno-ai/bark#310), a Stable Diffusion port's preload_models(device)
- * (find_string id 2637780), A1111's reload_model_weights
+ * (kjsman/stable-diffusion-pytorch:stable_diffusion_pytorch/
+ * model_loader.py@9dad6753), A1111's reload_model_weights
  * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a data
  * noun last, the data, as "load_images". */
 static void test_preload_reload_name_parts(void **state)
@@ -147,13 +148,42 @@ static void test_change_description_words(void **state)
                  "I will open a PR to fix #12, this should fix it.\n",
                  &rep);
     oom_report_release(&rep);
+    /* ... as it does where the reply links the fix's pull request: the
+     * words point at that change, as "this PR" does beside "/pull/N"
+     * (open65's rule, one list for the rows; left25). The title's verb
+     * ("Support", 2) and the reply's words (1) made a change of the
+     * report before. */
+    static const char *const replies[] = {
+        "This will fix it: https://github.com/org/tool/pull/88\n",
+        "this should fix it - https://github.com/org/tool/pull/88\n",
+        "This fixes it, see https://github.com/org/tool/pull/88\n",
+    };
+    for (size_t i = 0; i < sizeof replies / sizeof replies[0]; i++) {
+        char log[1024];
+        snprintf(log, sizeof log,
+                 "Support 24 GB cards? CUDA out of memory when fine-tuning\n"
+                 "\n"
+                 "I get RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB while fine-tuning "
+                 "with batch size 1.\n"
+                 "\n"
+                 "maintainer \xc2\xb7 comment\n"
+                 "%s",
+                 replies[i]);
+        scan_primary(log, &rep);
+        oom_report_release(&rep);
+    }
+    /* guard: without the link, the change's words and title still count */
+    expect_no_gpu_oom("Support 24 GB cards: avoid CUDA out of memory when fine-tuning\n"
+                      "\n"
+                      "This will fix \"CUDA out of memory\" when the batch is large.\n");
 }
 
 /* A hyphenated setting whose last part is "step" names no step of the run:
  * tacotron2's reduction factor "--n-frames-per-step=5"
  * (begeekmyfriend/tacotron2#14 = heldout59 h59-57), fairseq's TTS and S2UT
- * examples' "--n-frames-per-step 4" / "5" (find_string ids 6727534845,
- * 656718983). */
+ * examples' "--n-frames-per-step 4" / "5" (facebookresearch/fairseq:
+ * examples/speech_synthesis/docs/ljspeech_example.md@c1f4ef8f,
+ * examples/speech_to_speech/docs/direct_s2st_discrete_units.md@e3a3b804). */
 static void test_hyphenated_step_setting(void **state)
 {
     (void)state;

@@ -29,9 +29,11 @@
  * lines ("return t.to(\n    device,\n    dtype if t.is_floating_point() ...",
  * pytorch/pytorch:torch/nn/modules/module.py), and Python's traceback
  * prints its first line alone, "    return t.to(", under "module.py", line
- * 1326, in convert" (public pastes with that pair over the OOM: find_string
- * ids 69854565513, 30693610190, 42088252846, 69082163242; the seen sets'
- * heldout18 h18-35, heldout27 h27-105, heldout4 k01, heldout60 h60-56).
+ * 1326, in convert" (threads with that pair over the OOM:
+ * haoheliu/AudioLDM#133 = heldout18 h18-35,
+ * kijai/ComfyUI-HunyuanVideoWrapper#333 = heldout27 h27-105,
+ * Comfy-Org/ComfyUI#6176 = heldout4 k01, stepfun-ai/Step-Video-T2V#8 =
+ * heldout60 h60-56).
  * Moving a model to the device: load. Pasted with only the innermost frame,
  * or the code line alone, or quoted in backticks over the message
  * (Lightricks/LTX-Video#64 = heldout65 h65-35: "`   return t.to(" then
@@ -59,6 +61,40 @@ static void test_module_to_convert_line(void **state)
     assert_string_equal(primary_stage("```\n" MSG), "unknown");
     assert_string_equal(primary_stage("    return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, non_blocking)\n" MSG),
                         "load");
+}
+
+/* The same first line under a user's own frame header is that helper's:
+ * a tensor moved where the helper is called (here from a forward), no
+ * model moved. Users' helpers do spell it so, the statement spread over
+ * lines ("return t.to(\n    device=..., non_blocking=True)"); no public
+ * traceback with one over an OOM was found, so the frames here are
+ * written for the test. Indented under the header or not; read downward
+ * (the header first) as upward. (left25) */
+static void test_convert_line_in_user_helper(void **state)
+{
+    (void)state;
+    static const char helper[] = "Traceback (most recent call last):\n"
+                                 "  File \"/w/train.py\", line 41, in forward\n"
+                                 "    h = move_like(h, self.proj.weight)\n"
+                                 "  File \"/w/helpers.py\", line 12, in move_like\n";
+    char log[2048];
+    snprintf(log, sizeof log, "%s    return t.to(\n" MSG, helper);
+    assert_string_equal(primary_stage(log), "forward");
+    snprintf(log, sizeof log, "%sreturn t.to(\n" MSG, helper);
+    assert_string_equal(primary_stage(log), "forward");
+    /* the traceback printed below the message, read downward */
+    snprintf(log, sizeof log, MSG "\n%s    return t.to(\n", helper);
+    assert_string_equal(primary_stage(log), "forward");
+    /* guard: under torch's nn.Module frame, slash or backslash, the model's move */
+    assert_string_equal(primary_stage("Traceback (most recent call last):\n"
+                                      "  File \"/w/train.py\", line 41, in forward\n"
+                                      "    h = move_like(h, self.proj.weight)\n"
+                                      "  File \"C:\\x\\torch\\nn\\modules\\module.py\", line 1326, in convert\n"
+                                      "    return t.to(\n" MSG),
+                        "load");
+    assert_true(stage_convert_first_line("`   return t.to(", 16));
+    assert_false(stage_convert_first_line("    return t.to(device)", 23));
+    assert_false(stage_convert_first_line("x = 1; return t.to(", 19));
 }
 
 /* "return <call>" right above the message, its header lost: the keyword
@@ -126,6 +162,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_module_to_convert_line),
+        cmocka_unit_test(test_convert_line_in_user_helper),
         cmocka_unit_test(test_return_statement_code_line),
         cmocka_unit_test(test_pull_request_linked_from_issue),
     };
