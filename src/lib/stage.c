@@ -3143,6 +3143,48 @@ static unsigned model_call_bits(const char *text, size_t len)
     return noun && !is_model_verb(first, fn) ? 1u << OOM_STAGE_FORWARD : 0;
 }
 
+/* JAX's functional forward: Flax's Module.apply(variables, ...) and
+ * Haiku's Transformed.apply(params, rng, ...) run the model on its
+ * parameters, as does a function named apply_* or apply_fn handed them
+ * (flax TrainState.apply_fn; a jitted "apply_encoder(params, x)"). The
+ * call passes the parameters first: "nn_module.apply({"params": params},
+ * ...)" (pyro-ppl/numpyro#1292, numpyro/contrib/module.py
+ * apply_without_state, a TPU OOM), "self.apply(self.params,
+ * jax.random.PRNGKey(0), feat)" (google-deepmind/alphafold#214, model.py
+ * predict), "f.apply(params, {}, *args, **kwargs)" (haiku transform.py
+ * apply_fn, easybuilders/easybuild-easyconfigs#15129), "encoding =
+ * apply_encoder(params, source)" (prs-eth/thera#10 = heldout10 h10-25).
+ * Not torch's Module.apply(fn) (an initialiser over submodules: its
+ * argument is a function), nor optax.apply_updates(params, updates) or
+ * TrainState.apply_gradients (the optimizer). (stagesure24) */
+static const char *const apply_params[] = {"params", "self.params", "state.params", "variables", "self.variables",
+                                           "{\"params\"", "{'params'"};
+
+static unsigned jax_apply_bits(const char *text, size_t len)
+{
+    const char *end = text + len;
+    for (const char *p = text; (p = memmem(p, (size_t)(end - p), "apply", 5)) != NULL; p += 5) {
+        if (p > text && ident(p[-1])) continue;
+        const char *q = p + 5;
+        while (q < end && ident(*q)) q++;
+        if (q >= end || *q != '(') continue;
+        size_t cn = (size_t)(q - p);
+        /* "apply(", "apply_fn(", "apply_<name>(": not the optimizer's */
+        if (cn > 5 && p[5] != '_') continue;
+        if (memmem(p, cn, "update", 6) || memmem(p, cn, "grad", 4)) continue;
+        const char *a = q + 1;
+        while (a < end && *a == ' ') a++;
+        for (size_t i = 0; i < sizeof apply_params / sizeof apply_params[0]; i++) {
+            size_t k = strlen(apply_params[i]);
+            if ((size_t)(end - a) < k || memcmp(a, apply_params[i], k)) continue;
+            char c = a + k < end ? a[k] : ')';
+            if (apply_params[i][0] == '{' ? c == ':' || c == ' ' : c == ',' || c == ')' || c == ' ')
+                return 1u << OOM_STAGE_FORWARD;
+        }
+    }
+    return 0;
+}
+
 static unsigned data_code_bits(const char *text, size_t len, bool moves_too)
 {
     for (size_t m = 0; moves_too && m < sizeof moves / sizeof moves[0]; m++) {
@@ -3548,6 +3590,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
     bits |= model_call_bits(text, len);
+    bits |= jax_apply_bits(text, len);
     if (!(bits & ~(1u << OOM_STAGE_FORWARD | 1u << OOM_STAGE_DATA))) bits |= data_code_bits(text, len, data_moves);
     bits |= eval_phase_call_bits(text, len);
     return bits;
