@@ -345,9 +345,11 @@ static void failure_tail(const struct runexec_result *r)
     char buf[TAIL_READ + 1];
     ssize_t n = -1;
     off_t from = 0;
+    char before = '\n'; /* the byte before the read: the log's start is a line's */
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         from = st.st_size > TAIL_READ ? st.st_size - TAIL_READ : 0;
         n = pread(fd, buf, TAIL_READ, from);
+        if (from > 0 && pread(fd, &before, 1, from - 1) != 1) before = 'x'; /* unknown: taken as mid-word */
     }
     close(fd);
     if (n <= 0) return;
@@ -373,9 +375,11 @@ static void failure_tail(const struct runexec_result *r)
         end = start;
     }
     /* a line longer than the read, begun before it: said from its first
-     * whole word, the cut marked with "…" (not from inside a word) (left25) */
-    bool mid = start == 0 && from > 0;
-    if (mid) {
+     * whole word, the cut marked with "…" (not from inside a word) (left25);
+     * a line begun right at the read's start (a newline before it) is
+     * whole, and a word begun there (a blank before it) is whole too */
+    bool mid = start == 0 && before != '\n' && before != '\r';
+    if (mid && before != ' ' && before != '\t') { /* the read begins inside a word: past it */
         size_t w = start;
         while (w < end && buf[w] != ' ' && buf[w] != '\t') w++;
         if (w < end) start = w; /* else one word fills the read: from a character's start */

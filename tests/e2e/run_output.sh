@@ -90,6 +90,13 @@ check run.failtail-binary-said grep -qx "oomlab run: f8: exit 1, no GPU OOM; the
 # (left25)
 "$OOMLAB" run -q --id f9 -- sh -c 'i=0; while [ $i -lt 700 ]; do printf "word%03d " $i; i=$((i+1)); done; printf "END\n"; exit 1' 2>err.txt
 check run.failtail-long-line-word grep -q "the log's last line: …word189 word190 .* \.\.\.$" err.txt
+# the read beginning right at a line's start (a newline before it): the line
+# is whole, no "…" and its first word kept; at a word's start (a blank
+# before it): "…" and that word kept (review24)
+"$OOMLAB" run -q --id f10 -- sh -c 'printf "HEAD\n"; i=0; while [ $i -lt 819 ]; do printf "w%03d " $i; i=$((i+1)); done; printf "\n"; exit 1' 2>err.txt
+check run.failtail-line-at-read-start grep -q "the log's last line: w000 w001 .* \.\.\.$" err.txt
+"$OOMLAB" run -q --id f11 -- sh -c 'printf "zzzz "; i=0; while [ $i -lt 819 ]; do printf "w%03d " $i; i=$((i+1)); done; printf "\n"; exit 1' 2>err.txt
+check run.failtail-word-at-read-start grep -q "the log's last line: …w000 w001 .* \.\.\.$" err.txt
 "$OOMLAB" run -q --id f3 -- sh -c 'echo fine' 2>err.txt
 check run.failtail-not-clean-exit test "$(grep -c "last line" err.txt)" -eq 0
 "$OOMLAB" run --id f4 -- sh -c 'echo shown; exit 1' >/dev/null 2>err.txt
