@@ -5844,11 +5844,14 @@ static bool pm_first_byte(char p, char c)
 /* Does a word end between bytes a and b? b is no letter, digit or '_', or
  * starts a capital after a small letter ("cuda|Malloc"), or is the '_'
  * after a capital ("CUDA|_VISIBLE_DEVICES": capitals' words are joined so;
- * a small letter's '_' goes on with one name, "device_helpers"). */
+ * a small letter's '_' goes on with one name, "device_helpers"), or is a
+ * digit after a letter: an index or a version glued on ("GPU|0",
+ * "CUDA|12.1"; review24). */
 static bool pm_word_end(char a, char b)
 {
     unsigned char x = (unsigned char)a, y = (unsigned char)b;
-    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isupper(x) && y == '_');
+    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isupper(x) && y == '_') ||
+           (isalpha(x) && isdigit(y));
 }
 
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the

@@ -210,7 +210,9 @@ static void test_what_out_of_memory_device_words(void **state)
     static const char *const host_above[] = {"$ pip install gpustat\n", "cudatoolkit 11.8.0 h6a678d5_0\n",
                                              "loaded device_helpers.so\n"};
     static const char *const device_above[] = {"Running on 2 GPUs\n", "cudaMalloc returned 2\n",
-                                               "CUDA_VISIBLE_DEVICES=0\n"};
+                                               "CUDA_VISIBLE_DEVICES=0\n",
+                                               /* an index or version glued on (review24) */
+                                               "Using GPU0 for training\n", "built with CUDA12.1\n"};
     char log[1024];
     struct oom_report rep;
     for (size_t i = 0; i < sizeof host_above / sizeof host_above[0]; i++) {
