@@ -525,8 +525,14 @@ int cmd_ps(int argc, char **argv)
                               .window_ms = o.window_ms,
                               .util_interval_ms = o.window_ms < 1000 ? o.window_ms / 5 : 200};
     if (gpusnap_take(nv, &so, &s, &err) < 0) {
+        /* a usage error only where NVML counts its GPUs and --gpu is past
+         * them; a count or read that fails is NVML's error (3), said in
+         * --json's document too (review24) */
+        unsigned count = 0;
+        bool usage = so.gpu >= 0 && nvml_count(nv, &count, NULL) == 0 && (unsigned)so.gpu >= count;
+        if (!usage && o.json) json_error_doc(&o, err.msg);
         nvml_close(nv);
-        return cmd_fail("ps", &err, o.gpu >= 0 ? EXIT_USAGE : EXIT_ERROR);
+        return cmd_fail("ps", &err, usage ? EXIT_USAGE : EXIT_ERROR);
     }
     if (s.n == 0 && o.gpu < 0 && o.kill_pid <= 0) {
         /* NVML answers but lists no GPU: as good as none (exit 4), not an

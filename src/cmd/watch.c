@@ -624,6 +624,9 @@ int cmd_watch(int argc, char **argv)
     }
     if (rc == EXIT_OK && nvml_gpu_missing(w.o.gpu, count, &err)) rc = EXIT_USAGE;
     if (rc != EXIT_OK) {
+        /* NVML that loads but cannot count its GPUs: said in the stream
+         * too, as a failure mid-run is (a usage error is not) (review24) */
+        if (rc == EXIT_ERROR && w.o.json) json_error_line(err.msg);
         nvml_close(w.nv);
         return cmd_fail("watch", &err, rc);
     }

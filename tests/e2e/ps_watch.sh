@@ -120,6 +120,17 @@ out=$(OOMLAB_FAKE_NVML_FAIL=init "$OOMLAB" watch --count 1 2>&1); rc=$?
 out=$(OOMLAB_FAKE_NVML_FAIL=procs "$OOMLAB" ps 2>&1); rc=$?
 [ $rc -eq 3 ] && has "$out" "cannot list compute processes: Unknown Error (999)"; check "ps: a failed process list is reported, exit 3" $? "rc=$rc" "$out"
 
+# NVML that loads but cannot count its GPUs: NVML's error (3), not a usage
+# error with --gpu (was 2), and --json's reader gets it on stdout (was
+# nothing there) (review24)
+out=$(OOMLAB_FAKE_NVML_FAIL=count "$OOMLAB" ps --gpu 0 2>&1); rc=$?
+[ $rc -eq 3 ] && has "$out" "cannot count GPUs"; check "ps --gpu: a failed count is exit 3, not usage" $? "rc=$rc" "$out"
+out=$(OOMLAB_FAKE_NVML_FAIL=count "$OOMLAB" ps --json 2>/dev/null); rc=$?
+[ $rc -eq 3 ] && [ "$(jq_py "print(d['error'])" <<<"$out")" = "NVML: cannot count GPUs: Unknown Error (999)" ]
+check "ps --json: a failed count is the document's error" $? "rc=$rc" "$out"
+out=$(OOMLAB_FAKE_NVML_FAIL=count "$OOMLAB" watch --json --count 1 2>/dev/null); rc=$?
+[ $rc -eq 3 ] && [ "$(jq_py "print(d['error'])" <<<"$out")" = "NVML: cannot count GPUs: Unknown Error (999)" ]
+check "watch --json: a failed count is the stream's error line" $? "rc=$rc" "$out"
 out=$(OOMLAB_FAKE_NVML_FAIL=handle1 "$OOMLAB" ps 2>&1); rc=$?
 [ $rc -eq 3 ] && has "$out" "GPU 0  NVIDIA A100" && has "$out" "GPU 1: no handle: Insufficient Permissions (4)"
 check "ps: a GPU without permission is reported, the others still shown" $? "rc=$rc" "$out"
