@@ -1566,6 +1566,31 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_new,
      .near = near_none},
+    /* The current form's body without its head ("CUDA out of memory.
+     * Tried to allocate X." and the class name cut off or left out): "GPU 0
+     * has a total capacity of 23.64 GiB of which 1.61 GiB is free. Process
+     * 1624541 has 22.02 GiB memory in use. Of the allocated memory 20.13 GiB
+     * is allocated by PyTorch, and ..." (a blog post opening with it,
+     * heldout38 h38-16, blog.csdn.net/litchi0_0/article/details/146158524).
+     * The caching allocator writes "has a total capacity of ... of which
+     * ... is free" only in this message (pytorch/pytorch:c10/cuda/
+     * CUDACachingAllocator.cpp since 2.1); pastes that keep the body under a
+     * class name or a wrapped head: find_string ids 56559179856 ("GPU 0 has
+     * a total capacity of 4.75 GiB of which / 12.81 MiB is free. Process
+     * 2540550 has 356.00 MiB"), 66768263030, 54715075122, 69403346646. A
+     * detail: the head, where the paste shows it near, is the same failure
+     * (the wrapped pastes of heldout45 h45-05, heldout55 h55-64, heldout60
+     * h60-64); alone it is the event. (open38) */
+    {.kind = "pytorch-new",
+     .framework = "pytorch",
+     .need = {"has a total capac", "of which"},
+     .shape = "GPU %d has a total capac",
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .continues = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_new,
+     .near = near_none},
     /* the caching allocator's warning as it fails a request
      * (clauses_pt_warn); the OutOfMemoryError it raises, where the paste
      * shows it, is the same failure */

@@ -2551,7 +2551,8 @@ static bool finer_figure(const struct oom_event *joined, const struct oom_event 
  * let the clauses read more figures; up to JOIN_STALL lines in a row may
  * add none ("If reserved but unallocated memory is large", a clause cut in
  * two), and the join keeps what ends with a figure. A line that is a
- * message of its own, a frame, a traceback header or blank ends the
+ * message of its own (not the body a head
+ * continues, msg_rule.continues), a frame, a traceback header or blank ends the
  * message. Returns the new end; *n grows by what was appended to s->line,
  * *rp becomes the rule the joined text is. */
 static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule **rp,
@@ -2567,8 +2568,10 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||
             c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
-            is_message(msg_classify(c.body, c.n)) || cur + 1 + c.n >= SCAN_LINE_MAX)
+            cur + 1 + c.n >= SCAN_LINE_MAX)
             break;
+        const struct msg_rule *own = msg_classify(c.body, c.n);
+        if (is_message(own) && !own->continues) break;
         struct oom_event best;
         size_t len;
         const struct msg_rule *best_r = join_line(s, rc, body_at, cur, &c, &evc, &best, &len);
