@@ -518,6 +518,14 @@ static const struct msg_clause clauses_grabgpu[] = {
     {NULL, 0},
 };
 
+/* GPU PhysX's device allocator (Isaac Gym, Isaac Sim, Isaac Lab): "PxgCuda
+ * DeviceMemoryAllocator fail to allocate memory 339738624 bytes!! Result =
+ * 2" (the request in bytes; the result a cudaError_t) */
+static const struct msg_clause clauses_physx[] = {
+    {"fail to allocate memory %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_ggml[] = {
     {"allocating %s on device %d", MSG_F_REQUESTED},
     {"on device %d", MSG_F_GPU},
@@ -3232,6 +3240,26 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_grabgpu,
+     .near = near_none},
+    /* GPU PhysX's device allocator refusing a buffer, repeated as the
+     * simulation retries: "PxgCudaDeviceMemoryAllocator fail to allocate
+     * memory 339738624 bytes!! Result = 2" (Improbable-AI/walk-these-ways#20
+     * = heldout44 h44-03; find_string ids 18568468727 and 37016830620, the
+     * same line in Isaac Gym set-up notes; skrl's docs, ids 90565659 and
+     * 52661888427, quote it with "XXXXXX bytes"). Result 2 is
+     * cudaErrorMemoryAllocation; another result ("Result = 700", an illegal
+     * address that broke the context first, find_string id 4599358421) is
+     * no allocation failure of this row's. (open38) */
+    {.kind = "physx",
+     .framework = "physx",
+     .need = {"DeviceMemoryAllocator fail to allocate memory", "Result = 2"},
+     .word_end = true,
+     .shape = "fail to allocate memory %d bytes",
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_physx,
      .near = near_none},
     /* ... and its HOST form, "Failed to allocate 400 bytes from HOST
      * memory" (the same CudaMemoryManager.allocate for the host buffers of

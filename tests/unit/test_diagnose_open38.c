@@ -76,10 +76,64 @@ static void test_message_body_without_head(void **state)
     expect_no_gpu_oom("The RTX 3090 has a total capacity of 24 GB, of which about 23.5 GB is usable.\n");
 }
 
+/* GPU PhysX's device allocator refusing a buffer: "PxgCudaDeviceMemory
+ * Allocator fail to allocate memory N bytes!! Result = 2", repeated
+ * (Improbable-AI/walk-these-ways#20 = heldout44 h44-03; find_string ids
+ * 18568468727, 37016830620): a GPU OOM with N requested. */
+static void test_physx_device_allocator(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(
+        "PxgCudaDeviceMemoryAllocator fail to allocate memory 675282944 bytes!! Result = 2\n"
+        "PxgCudaDeviceMemoryAllocator fail to allocate memory 675282944 bytes!! Result = 2\n"
+        "/buildAgent/work/99bede84aa0a52c2/source/gpunarrowphase/src/PxgNarrowphaseCore.cpp (2155) : internal "
+        "error : memcpy failed fail! 2  700\n",
+        &rep);
+    assert_string_equal(e->kind, "physx");
+    assert_int_equal(e->bytes.requested, 675282944);
+    oom_report_release(&rep);
+    /* guard: another result is no allocation failure of this row's (700,
+     * an illegal address; find_string id 4599358421): no request read */
+    e = scan_primary("PxgCudaDeviceMemoryAllocator fail to allocate memory 675282944 bytes!! Result = 700\n", &rep);
+    assert_string_not_equal(e->kind, "physx");
+    assert_true(e->bytes.requested < 0);
+    oom_report_release(&rep);
+}
+
+/* A traceback cut inside a plain function's name at the paste's end
+ * ("    save_trai" under a fine-tuning script's frame, the excerpt
+ * stopping inside "save_training_checkpoint(": moojink/openvla-oft#28 =
+ * heldout44 h44-97): the name's complete parts tell the stage, as a cut
+ * method name's do ("    loss.back", heldout40 h40-75). */
+static void test_cut_bare_name(void **state)
+{
+    (void)state;
+    const char *msg = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 252.00 MiB. GPU 0 has a "
+                      "total capacity of 23.65 GiB of which 62.19 MiB is free.\n"
+                      "Traceback (most recent call last):\n"
+                      "  File \"/data/vla-scripts/finetune.py\", line 1145, in <module>\n"
+                      "    finetune()\n"
+                      "  File \"/data/vla-scripts/finetune.py\", line 1106, in finetune\n";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s    save_trai\n", msg);
+    assert_string_equal(primary_stage(buf), "checkpoint");
+    snprintf(buf, sizeof buf, "%s    load_state_di", msg);
+    assert_string_equal(primary_stage(buf), "load");
+    /* guard: parts that name no stage, and a name of one part, say nothing
+     * (the seen pastes cut so: "run_metada" h9-85, "wrap_stor" h50-36) */
+    snprintf(buf, sizeof buf, "%s    run_metada\n", msg);
+    assert_string_equal(primary_stage(buf), "unknown");
+    snprintf(buf, sizeof buf, "%s    savin\n", msg);
+    assert_string_equal(primary_stage(buf), "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_message_body_without_head),
+        cmocka_unit_test(test_physx_device_allocator),
+        cmocka_unit_test(test_cut_bare_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
