@@ -1025,6 +1025,21 @@ static void decode_settle(struct evidence *e)
     e->decode_held = 0;
 }
 
+/* The rest of a frame's code line that a terminal or a page hard-wrapped
+ * at its width: right under a code line at least WRAP_WIDTH_MIN long, a
+ * shorter line that starts in its first column and is no message ("    training(
+ * lp.extract(args), …, ar" over "gs.debug_from)", a 164-column wrap;
+ * hzxie/DashGaussian's issue = heldout37 h37-100). Read downward, it would
+ * end the traceback before the frames under it. (open38) */
+#define WRAP_WIDTH_MIN 79
+
+static bool wrapped_code_rest(enum stage_line prev, size_t prev_n, int gap, const struct cline *c)
+{
+    return prev == STAGE_LINE_CODE && prev_n >= WRAP_WIDTH_MIN && gap == 0 && c->kind == STAGE_LINE_OTHER &&
+           c->n > 0 && c->n < prev_n && c->body[0] != ' ' && c->body[0] != '\t' &&
+           !stage_message_line(c->body, c->n);
+}
+
 /* A traceback flattened onto its header line (a paste that lost its line
  * breaks: "Traceback (most recent call last): File \"x.py\", line 128, in
  * f code File \"y.py\", ..."): each "File \"" segment is a frame with its
@@ -1535,6 +1550,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
     size_t a = le, b = le;
     int lines = 0, before = 0, gap = 0; /* gap: blank lines since the last other one, prev */
     enum stage_line prev = STAGE_LINE_BLANK;
+    size_t prev_n = 0; /* the length of the line prev is */
     char upper[512]; /* a Rich box line above this one */
     size_t upper_n = 0;
     /* IPython prints the exception class on the header line itself
@@ -1607,11 +1623,14 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
                 memcpy(upper, c.body, c.n); /* maybe a wrapped frame header's start */
                 upper_n = c.n;
             }
+        } else if (wrapped_code_rest(prev, prev_n, gap, &c)) {
+            /* the rest of a code line a terminal hard-wrapped: the frames
+             * go on below it */
         } else if (c.kind != STAGE_LINE_BLANK) {
             break;
         }
         gap = c.kind == STAGE_LINE_BLANK ? gap + 1 : 0;
-        if (c.kind != STAGE_LINE_BLANK) prev = c.kind;
+        if (c.kind != STAGE_LINE_BLANK) prev = c.kind, prev_n = c.n;
     }
 }
 

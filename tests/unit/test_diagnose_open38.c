@@ -212,6 +212,37 @@ static void test_render_in_training_loop(void **state)
     assert_string_not_equal(primary_stage(buf), "forward");
 }
 
+/* A frame's code line hard-wrapped at the terminal's or page's width
+ * ("    training(lp.extract(args), …, ar" over "gs.debug_from)", 164
+ * columns: heldout37 h37-100; the same wrap in heldout20 h20-03, "…,
+ * args.chec" over "int, args.debug_from)"): its rest, unindented, does not
+ * end the traceback read below a title's OOM. */
+static void test_wrapped_code_line_in_traceback(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        primary_stage("Raised OOM when training bicycle scene of m360\n"
+                      "\n"
+                      "Traceback (most recent call last):\n"
+                      "  File \"/work/DashGaussian/train_dash.py\", line 313, in <module>\n"
+                      "    training(lp.extract(args), op.extract(args), pp.extract(args), args.test_iterations, ar\n"
+                      "gs.debug_from)\n"
+                      "  File \"/work/DashGaussian/train_dash.py\", line 121, in training\n"
+                      "    loss.backward()\n"),
+        "backward");
+    /* guard: under a short code line an unindented line is no wrap's rest:
+     * the traceback ends there, as before */
+    assert_string_equal(primary_stage("Raised OOM when training bicycle scene of m360\n"
+                                      "\n"
+                                      "Traceback (most recent call last):\n"
+                                      "  File \"/work/DashGaussian/train_dash.py\", line 313, in <module>\n"
+                                      "    training(lp.extract(args))\n"
+                                      "gs.debug_from)\n"
+                                      "  File \"/work/DashGaussian/train_dash.py\", line 121, in training\n"
+                                      "    loss.backward()\n"),
+                        "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +251,7 @@ int main(void)
         cmocka_unit_test(test_cut_bare_name),
         cmocka_unit_test(test_loading_data_records),
         cmocka_unit_test(test_render_in_training_loop),
+        cmocka_unit_test(test_wrapped_code_line_in_traceback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
