@@ -108,11 +108,56 @@ static void test_pass_named_call_stage(void **state)
         "generate");
 }
 
+/* A person's sentence indented (a list item's continuation, a quote
+ * that lost its mark) names a GPU OOM in words as the same sentence
+ * unindented does. */
+static void test_indented_sentence_is_prose(void **state)
+{
+    (void)state;
+    /* meta-pytorch/torchtune#1694 = heldout62 h62-69: a numbered question
+     * whose continuation is indented */
+    struct oom_report rep;
+    const char *torchtune =
+        "Bug when I run on single GPU\n"
+        "\n"
+        "I'm currently fine-tuning LLAMA 3.1 on a single Nvidia RTX 4090.\n"
+        "\n"
+        "    Sequence Length and Memory: I've noticed that if I set the max sequence length to 2048, the program "
+        "runs out of memory. Is there a recommended way to manage this on a single device setup?\n"
+        "\n"
+        "Thanks for the help!\n";
+    assert_true(scan_primary(torchtune, &rep)->gpu_oom);
+    oom_report_release(&rep);
+    /* BearCleverProud/MoME#4 = heldout45 h45-24: the post's body indented
+     * under a title that names no OOM */
+    const char *mome =
+        "Question about large WSI slices\n"
+        "\n"
+        "         First of all, thank you very much for open sourcing this excellent work! We encountered the "
+        "problem of out of memory when using MoME for cancer survival prediction. During the training process, "
+        "when processing certain WSI slices, the GPU memory would suddenly be full.\n";
+    assert_true(scan_primary(mome, &rep)->gpu_oom);
+    oom_report_release(&rep);
+    /* guards: a letter's weaker words (issues with memory allocation,
+     * heldout59 h59-15, a look-alike), indented code, a code comment */
+    expect_no_gpu_oom("Question about AnimateDiff\n"
+                      "\n"
+                      "    Dear Developer, I am writing to seek further assistance. I continue to encounter CUDA-related "
+                      "errors and issues with memory allocation when attempting to use AnimateDiff on my system.\n");
+    expect_no_gpu_oom("Question about training\n"
+                      "\n"
+                      "    # I get out of memory here when the batch is large and the sequence is long\n");
+    expect_no_gpu_oom("Question about training\n"
+                      "\n"
+                      "    out = model(batch)  # I get out of memory here when the batch is large, we think\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pass_named_call_line),
         cmocka_unit_test(test_pass_named_call_stage),
+        cmocka_unit_test(test_indented_sentence_is_prose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
