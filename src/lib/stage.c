@@ -2551,6 +2551,15 @@ static const struct stage_word name_parts[] = {
      * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a
      * data noun last they read the data, as "load" does (role_parts). (open59) */
     {"preload", OOM_STAGE_LOAD, 0}, {"reload", OOM_STAGE_LOAD, 0},
+    /* loading back: the RL trainers that offload a model or an
+     * inference engine between phases move it back with "backload_to_gpu"
+     * (Open-Reasoner-Zero's LLMActor, vLLM's wake_up or load_gpu:
+     * find_string id 1117339114; the policy workers' "Reload model weights
+     * back to GPU", ids 60488402671, 26915653813, 53873947443), under
+     * "RayTaskError(OutOfMemoryError): ray::LLMActor.backload_to_gpu()"
+     * (Open-Reasoner-Zero/Open-Reasoner-Zero#21 = heldout42 h42-62, load).
+     * (open62) */
+    {"backload", OOM_STAGE_LOAD, 0},
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
     /* "generate" names generation as the name's verb alone
      * ("generate", "model_generate") or with what a generator makes
@@ -2711,7 +2720,7 @@ static const struct {
      * fetch_image (QwenLM/Qwen2.5-VL qwen-vl-utils vision_process.py, under
      * lmms-eval's generate_until, heldout33 h33-88) */
     {"read", ROLE_LOAD}, {"fetch", ROLE_LOAD},
-    {"preload", ROLE_LOAD}, {"reload", ROLE_LOAD},
+    {"preload", ROLE_LOAD}, {"reload", ROLE_LOAD}, {"backload", ROLE_LOAD},
     /* opening media is reading them: depthmap-script's video mode
      * "open_path_as_images" turning every frame of the input video into an
      * image (thygate/stable-diffusion-webui-depthmap-script#457 = heldout59
@@ -3631,6 +3640,50 @@ static bool container_constructor(const char *text, size_t len)
     return false;
 }
 
+/* open62: a code line that calls a function named for a pass: its first
+ * word part is "forward" or "backward" and more parts follow
+ * ("token_logprobs, _metrics, _ = forward_with_post_processing_fn(" in
+ * NeMo RL's DTensorPolicyWorkerV2.get_logprobs, NVIDIA-NeMo/RL#3793 =
+ * heldout62 h62-25; "entropy, log_probs = self._forward_micro_batch(" in
+ * verl's DataParallelPPOActor.compute_log_prob, verl/workers/actor/
+ * dp_actor.py = heldout50 h50-26; "output_tensor, num_tokens =
+ * forward_step(" in Megatron-LM's megatron/core/pipeline_parallel/
+ * schedules.py; "batch_size = forward_batch()" in lm-evaluation-harness'
+ * HFLM._detect_batch_size, bryanchrist/MathNeuro#3). The frame's name
+ * would read so by its word parts (stage_name_bits); a call the code line
+ * makes names the pass the failure ran in as well. The bare "forward(" is
+ * the table's. Not a name whose next part is the other pass
+ * ("forward_backward_func(", Megatron: both passes), nor one that only
+ * starts with the letters ("forwarding_", "forwarder("). Forward is the
+ * weakest stage: another part's stage outranks it (stage_pick). */
+static unsigned pass_call_bits(const char *text, size_t len)
+{
+    static const struct {
+        const char *part, *other;
+        enum oom_stage stage;
+    } passes[] = {{"forward_", "backward", OOM_STAGE_FORWARD}, {"backward_", "forward", OOM_STAGE_BACKWARD}};
+    unsigned bits = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (text[i] != '(' || !ident(text[i - 1])) continue;
+        size_t b = i;
+        while (b && ident(text[b - 1])) b--;
+        /* "def forward_step(": a definition, no call */
+        if (b >= 4 && !memcmp(text + b - 4, "def ", 4)) continue;
+        while (b < i && text[b] == '_') b++;
+        for (size_t q = 0; q < sizeof passes / sizeof passes[0]; q++) {
+            size_t k = strlen(passes[q].part), o = strlen(passes[q].other);
+            if (i - b <= k || memcmp(text + b, passes[q].part, k)) continue;
+            if (i - b - k >= o && !strncasecmp(text + b + k, passes[q].other, o) &&
+                (i - b - k == o || !isalpha((unsigned char)text[b + k + o])))
+                continue;
+            /* the name's other parts keep their stage: "self._forward_generate("
+             * (EasyLM's sampler, heldout24 h24-65) generates */
+            bits |= 1u << passes[q].stage | stage_name_bits(text + b, i - b);
+        }
+    }
+    return bits;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
     if (container_constructor(text, len)) return 0;
@@ -3667,6 +3720,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     }
     bits |= frame_name_bits(text, len);
     if (!bits) bits |= cut_call_bits(text, len);
+    if (!bits) bits |= pass_call_bits(text, len);
     bits = false_friend_bits(text, len, bits);
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
