@@ -3823,9 +3823,6 @@ static void prose_event_takes_figures(struct scan *s, const struct view *v, size
     }
 }
 
-/* One pass over the log's prose lines: the first line that names the OOM
- * with its device in the sentence, or (weak) with its device nearby, is the
- * event. True when one was stored. */
 /* open62: a person's sentence indented as a list item's continuation or
  * a quote that lost its mark ("    Sequence Length and Memory: I've
  * noticed that if I set the max sequence length to 2048, the program runs
@@ -3859,6 +3856,9 @@ static bool indented_sentence(const char *t, size_t n)
     return false;
 }
 
+/* One pass over the log's prose lines: the first line that names the OOM
+ * with its device in the sentence, or (weak) with its device nearby, is the
+ * event. True when one was stored. */
 static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mode, bool *words)
 {
     struct oom_report *rep = s->rep;

@@ -5116,14 +5116,27 @@ static bool dataset_object(const char *t, size_t n)
 {
     static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora",
                                        "dets", "detections", "annotations", "data"};
-    size_t i = 0;
+    /* whose "data" is no data set's: "Loading checkpoint data from ..."
+     * reads a checkpoint (load); "train data", "processed data" are the
+     * data. "data parallel" is a model's wrapper ("Loading data parallel
+     * model"). (review24) */
+    static const char *const not_data_of[] = {"checkpoint", "ckpt", "model", "weight", "weights", "state",
+                                              "optimizer"};
+    size_t i = 0, pb = 0, pn = 0;
     for (int w = 0; w < 2 && i < n; w++) {
         while (i < n && t[i] == ' ') i++;
         size_t b = i;
         while (i < n && isalpha((unsigned char)t[i])) i++;
-        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
-            if (strlen(sets[k]) == i - b && !strncasecmp(t + b, sets[k], i - b)) return true;
+        for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+            if (strlen(sets[k]) != i - b || strncasecmp(t + b, sets[k], i - b)) continue;
+            if (strcmp(sets[k], "data")) return true;
+            if (n - i >= 9 && !strncasecmp(t + i, " parallel", 9)) return false;
+            for (size_t q = 0; w == 1 && q < sizeof not_data_of / sizeof not_data_of[0]; q++)
+                if (strlen(not_data_of[q]) == pn && !strncasecmp(t + pb, not_data_of[q], pn)) return false;
+            return true;
+        }
         if (i < n && t[i] != ' ') return false;
+        pb = b, pn = i - b;
     }
     return false;
 }

@@ -174,6 +174,22 @@ static void test_loading_data_records(void **state)
                                       "\n"
                                       "Loading the detector from /ckpt/det.pth\n"),
                         "load");
+    /* "data" after a split's word is the data ("Loading train data:", a
+     * talking-head trainer's line, heldout41 h41-16); after a checkpoint's
+     * or a model's word it is theirs, and "data parallel" wraps a model
+     * (review24) */
+    assert_string_equal(primary_stage("Cuda out of Memory\n"
+                                      "\n"
+                                      "Loading train data: 100%|##########| 12/12\n"),
+                        "data");
+    assert_string_equal(primary_stage("Cuda out of Memory\n"
+                                      "\n"
+                                      "Loading checkpoint data from /ckpt/step100\n"),
+                        "load");
+    assert_string_equal(primary_stage("Cuda out of Memory\n"
+                                      "\n"
+                                      "Loading data parallel model from /ckpt/model.pth\n"),
+                        "load");
 }
 
 /* A differentiable renderer called from a training loop is the model's
