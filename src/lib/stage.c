@@ -5205,6 +5205,16 @@ static bool load_object_environment(const char *t, size_t n)
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
+    /* a tool's bilingual line, English then " / " and its translation
+     * ("generating sample images at step / サンプル画像生成 ステップ: 500",
+     * "running training / 学習開始": kohya-ss/sd-scripts:library/
+     * train_util.py@48d368fa, train_network.py): read by its English part;
+     * the other script marks a user's prose only where the line opens in
+     * it (open46) */
+    const char *slash = memmem(text, len, " / ", 3);
+    if (slash && !stage_other_script(text, (size_t)(slash - text)) &&
+        stage_other_script(slash + 3, (size_t)(text + len - slash - 3)))
+        len = (size_t)(slash - text);
     if (figure_item(text, len) || python_import_line(text, len) || dask_task_field(text, len))
         return OOM_STAGE_UNKNOWN;
     /* a trainer's training line: training under way, no stage */

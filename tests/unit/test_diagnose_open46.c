@@ -196,12 +196,48 @@ static void test_torch_nn_class_is_no_math(void **state)
     assert_string_equal(primary_stage(buf), "unknown");
 }
 
+static const char *verb_line(const char *line, bool *done)
+{
+    return oom_stage_name(stage_verb_line(line, strlen(line), done));
+}
+
+/* A tool's bilingual line, English then " / " and its translation, reads
+ * by its English part: kohya-ss/sd-scripts' "generating sample images at
+ * step / サンプル画像生成 ステップ: {steps}" (library/train_util.py@48d368fa
+ * sample_images_common; the same line in its forks, find_string ids
+ * 56070269262 and 66669090328) and "running training / 学習開始"
+ * (train_network.py). Needed once the walk reads past the sample's settings
+ * printed under it ("sample_steps: 30", test_settings_block_is_no_tool_line;
+ * test_diagnose_phasesci's sd-scripts row). A line that opens in another
+ * script stays a user's prose. (open46) */
+static void test_bilingual_tool_line(void **state)
+{
+    (void)state;
+    bool done = false;
+    assert_string_equal(verb_line("generating sample images at step / \xe3\x82\xb5\xe3\x83\xb3\xe3\x83\x97\xe3\x83\xab"
+                                  "\xe7\x94\xbb\xe5\x83\x8f\xe7\x94\x9f\xe6\x88\x90 \xe3\x82\xb9\xe3\x83\x86\xe3\x83\x83"
+                                  "\xe3\x83\x97: 500",
+                                  &done),
+                        "generate");
+    assert_string_equal(verb_line("running training / \xe5\xad\xa6\xe7\xbf\x92\xe9\x96\x8b\xe5\xa7\x8b", &done),
+                        "unknown");
+    assert_true(done); /* training under way: the walk stops */
+    /* guard: a sentence that opens in Chinese ("training reports an error /
+     * generating samples") is the user's */
+    done = false;
+    assert_string_equal(verb_line("\xe8\xae\xad\xe7\xbb\x83\xe6\x97\xb6\xe6\x8a\xa5\xe9\x94\x99 / generating samples",
+                                  &done),
+                        "unknown");
+    assert_false(done);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_title_is_no_tool_line),
         cmocka_unit_test(test_settings_block_is_no_tool_line),
         cmocka_unit_test(test_torch_nn_class_is_no_math),
+        cmocka_unit_test(test_bilingual_tool_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
