@@ -258,6 +258,37 @@ static void test_remark_in_parens_is_no_call(void **state)
     assert_string_equal(first_stage(buf), "forward");
 }
 
+/* "potentially causing" hedges an OOM as "could cause" does: a feature
+ * request's motive, "The Adam optimizer can consume a large amount of GPU
+ * memory, potentially causing OOM (Out Of Memory) errors during training"
+ * (ai-computing/aicomp#15 = heldout46 h46-100, called an OOM); a training
+ * toolkit's warning "... may cause the system to use more memory than
+ * available, potentially causing out of memory errors" (find_string id
+ * 4384360249); "potentially causing Out of Memory errors on data nodes"
+ * (id 66043344). (open46) */
+static void test_potentially_causing_is_a_hedge(void **state)
+{
+    (void)state;
+    expect_no_gpu_oom("Support for optimizer state offloading\n"
+                      "\n"
+                      "The Adam optimizer can consume a large amount of GPU memory, potentially causing OOM "
+                      "(Out Of Memory) errors during training. A feature that offloads the optimizer state to "
+                      "CPU memory is needed.\n");
+    expect_no_gpu_oom("Batch size on the GPU\n"
+                      "\n"
+                      "Increasing the batch size on the GPU may use more memory than available, possibly "
+                      "leading to CUDA out of memory errors.\n");
+    /* guard: what happened stays an OOM */
+    struct oom_report rep;
+    scan_log("Memory grows every step\n"
+             "\n"
+             "Training on one A100, the GPU memory grows every step, eventually causing OOM (Out Of Memory) "
+             "errors during training.\n",
+             &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_torch_nn_class_is_no_math),
         cmocka_unit_test(test_bilingual_tool_line),
         cmocka_unit_test(test_remark_in_parens_is_no_call),
+        cmocka_unit_test(test_potentially_causing_is_a_hedge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
