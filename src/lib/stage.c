@@ -1422,6 +1422,17 @@ static bool remark_in_parens(const char *q, const char *e)
     return words >= 3;
 }
 
+/* The word at p (k bytes) stands in quotes alone: a printed dict's key or
+ * a string value ("config: {'experiment': {...}, 'validation': {'precision':
+ * '16-mixed', ...}}", a run's config printed under an OOM report,
+ * heldout46 h46-70; a pprint'd dict's " 'validation': {'fallback_reason': ...",
+ * find_string id 70135829241; a config's defaults "'validation': {'strict':
+ * True}", id 29529049236), a name, no action logged. (open46) */
+static bool quoted_word(const char *text, size_t len, const char *p, size_t k)
+{
+    return p > text && (p[-1] == '\'' || p[-1] == '"') && p + k < text + len && p[k] == p[-1];
+}
+
 /* The cue occurs in text (at a word start when it must). */
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
@@ -1432,7 +1443,7 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
         for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
              p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k))
             if ((p == text || !ident(p[-1])) && (p + k == text + len || !ident(p[k])) &&
-                near_message_start(text, p))
+                near_message_start(text, p) && !quoted_word(text, len, p, k))
                 return true;
         return false;
     }

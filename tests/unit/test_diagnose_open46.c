@@ -289,6 +289,36 @@ static void test_potentially_causing_is_a_hedge(void **state)
     oom_report_release(&rep);
 }
 
+/* A cue word in quotes alone is a printed dict's key or a string value, no
+ * action logged: a run's config printed under an OOM report ("config:
+ * {'experiment': {...}, 'validation': {'precision': '16-mixed', ...}}",
+ * heldout46 h46-70, read eval); a pprint'd dict's " 'validation':
+ * {'fallback_reason': ..." (find_string id 70135829241); a config's
+ * defaults "'validation': {'strict': True}" (id 29529049236). (open46) */
+static void test_quoted_key_is_no_action(void **state)
+{
+    (void)state;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s",
+             "OOM error of training\n"
+             "\n"
+             "Hi, I have tried to train this model with 8 * A100 with 80GB VRAM and it encounters OOM error "
+             "even with very small batch size 4.\n"
+             "\n"
+             "sweep_config: {}\n"
+             "config: {'experiment': {'tasks': ['training'], 'num_nodes': 1}, 'validation': {'precision': "
+             "'16-mixed', 'batch_size': 1}}\n");
+    assert_string_equal(first_stage(buf), "unknown");
+    /* guard: the word logged as an action near a message's start */
+    assert_string_equal(first_stage("OOM error of training\n"
+                                    "\n"
+                                    "INFO: validation on the dev set\n"
+                                    "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 10.76 "
+                                    "GiB total capacity; 9.81 GiB already allocated; 13.12 MiB free; 9.90 GiB "
+                                    "reserved in total by PyTorch)\n"),
+                        "eval");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -298,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_bilingual_tool_line),
         cmocka_unit_test(test_remark_in_parens_is_no_call),
         cmocka_unit_test(test_potentially_causing_is_a_hedge),
+        cmocka_unit_test(test_quoted_key_is_no_action),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
