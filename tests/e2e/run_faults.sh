@@ -137,7 +137,7 @@ check run.fsize-ledger-legend grep -q 'could not write the row (full disk' tbl.t
 # --- kill -9 of oomlab: the child does not live on under PID 1 ---
 fresh kill9
 "$OOMLAB" run -q --id k9 -- sh -c 'echo pid=$$; exec sleep 60' 2>/dev/null & pid=$!
-wait_for logs/k9.log 'pid='
+wait_line logs/k9.log 'pid='
 cpid=$(sed -n 's/^pid=//p' logs/k9.log)
 kill -KILL "$pid"; wait "$pid" 2>/dev/null
 check run.kill9-child-dies gone "$cpid"
@@ -146,7 +146,7 @@ reap "$cpid"
 # --- SIGQUIT is caught like SIGTERM: forwarded, the row written ---
 fresh quit
 "$OOMLAB" run -q --id q -- "$SIM" --steps 300 --sleep-ms 20 2>/dev/null & pid=$!
-wait_for logs/q.log 'step=2'
+wait_line logs/q.log 'step=2'
 kill -QUIT "$pid"; wait "$pid"; rc=$?
 check run.sigquit-131 test "$rc" -eq 131
 check run.sigquit-row grep -q '^q,.*interrupted (SIGQUIT)' runs.csv
