@@ -153,9 +153,12 @@ check run.sigquit-row grep -q '^q,.*interrupted (SIGQUIT)' runs.csv
 
 # --- a signal while the finished log is read back: the row is still written ---
 fresh readback
-"$OOMLAB" run -q --id rb -- sh -c "$SIM --flood $((512 << 20)); touch child-done" 2>/dev/null & pid=$!
-for _ in $(seq 300); do [ -f child-done ] && break; sleep 0.05; done
-sleep 0.4 # the child has exited; oomlab is reading 512 MiB of log back
+"$OOMLAB" run -q --id rb -- sh -c "$SIM --flood $((512 << 20)); echo \$\$ > child-done" 2>/dev/null & pid=$!
+# until oomlab has reaped the child (it then reads 512 MiB of log back): a
+# fixed 0.4 s after child-done assumed it had
+WAIT_S=30 wait_for "the child's pid in child-done" nonempty child-done
+chpid=$(cat child-done)
+wait_for "the child reaped" eval '[ ! -e "/proc/$chpid" ]'
 kill -TERM "$pid"; wait "$pid"; rc=$?
 check run.readback-signal-row test "$(csv_field runs.csv rb exit_status)" = 0
 check run.readback-signal-exit test "$rc" -eq 0
