@@ -74,7 +74,9 @@ check run.second-signal-kills test "$rc" -eq 137 -a $(( (t1 - t0) / 1000000 )) -
 # "SIGTERM, SIGKILL after 60s", and the row says the kill was asked for.
 start hint --grace 60s -- sh -c 'trap "" INT; (while :; do sleep 0.05; done) & echo ready; while :; do sleep 0.05; done'
 wait_line logs/hint.log ready
-kill -INT "$pid"; sleep 1.6; cp hint.err hint1.err; kill -INT "$pid"; wait "$pid"; rc=$?
+# until the hint is said (a second after the first Ctrl-C; a fixed 1.6 s
+# assumed it was by then), and before the second Ctrl-C
+kill -INT "$pid"; poll has_line hint.err 'still running after SIGINT'; cp hint.err hint1.err; kill -INT "$pid"; wait "$pid"; rc=$?
 check run.sigint-still-running-said grep -q '^oomlab run: the command is still running after SIGINT: SIGKILL to its group in 59s (Ctrl-C again kills it now)$' hint1.err
 check run.sigint-twice-137 test "$rc" -eq 137
 check run.sigint-twice-no-leftover-talk sh -c '! grep -q "SIGTERM, SIGKILL after" hint.err'
@@ -108,14 +110,12 @@ check run.nohup-child-ignores-sighup grep -Eq 'SigIgn:.*[13579bdf]$' logs/nohup.
 # Ctrl-Z does not reach: it has a group of its own) and then oomlab; when
 # oomlab is continued (fg, bg: SIGCONT), so is the group. Not an interruption.
 fresh sigtstp
-pstate() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
-wait_state() { for _ in $(seq 30); do [ "$(pstate "$1")" = "$2" ] && return 0; sleep 0.1; done; return 1; }
 start tstp --timeout 20s -- sh -c 'echo pid=$$; i=0; while [ $i -lt 60 ]; do echo tick$i; echo tick$i >> ticks.txt; i=$((i+1)); sleep 0.1; done; echo finished'
 wait_line logs/tstp.log tick1
 cpid=$(sed -n 's/^pid=//p' logs/tstp.log)
 kill -TSTP "$pid"
-check run.sigtstp-oomlab-stopped wait_state "$pid" T
-check run.sigtstp-command-stopped wait_state "$cpid" T
+check run.sigtstp-oomlab-stopped poll in_state "$pid" T
+check run.sigtstp-command-stopped poll in_state "$cpid" T
 n1=$(grep -c tick ticks.txt); sleep 0.5; n2=$(grep -c tick ticks.txt)
 check run.sigtstp-command-paused test "$n1" -eq "$n2"
 kill -CONT "$pid"; wait "$pid"; rc=$?
