@@ -4,6 +4,7 @@
  * JSON or SARIF 2.1.0. Exit 0 clean, 1 findings, 2 usage or unreadable. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h> /* optind */
 #include <limits.h>
 #include <stdio.h>
@@ -475,12 +476,20 @@ static const struct {
     {".out", "a log", " (oomlab diagnose reads logs)"},
 };
 
-static bool skip_not_code(const char *path)
+/* Only a regular file is judged by its name (a FIFO or /dev/fd/N is read),
+ * and a #! line naming Python or a shell still wins. */
+static bool skip_not_code(const char *path, const struct stat *st)
 {
     size_t n = strlen(path);
+    if (!S_ISREG(st->st_mode)) return false;
     for (size_t i = 0; i < sizeof not_code / sizeof not_code[0]; i++) {
         size_t m = strlen(not_code[i].suffix);
         if (n > m && !strcasecmp(path + n - m, not_code[i].suffix)) {
+            char head[256];
+            ssize_t got = -1;
+            int fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd >= 0) got = read(fd, head, sizeof head), close(fd);
+            if (got > 0 && lint_lang_of(path, head, (size_t)got) != LINT_NONE) return false;
             fprintf(stderr, "oomlab lint: %s: %s, not code: skipped%s\n", path, not_code[i].what, not_code[i].hint);
             return true;
         }
@@ -654,7 +663,7 @@ int cmd_lint(int argc, char **argv)
         if (!strcmp(argv[i], "-")) lint_stdin(&c);
         else if (stat(argv[i], &st) < 0) keep_error(&c, argv[i], strerror(errno), false);
         else if (S_ISDIR(st.st_mode)) walk(&c, argv[i], 0);
-        else if (!skip_not_code(argv[i])) lint_file(&c, argv[i], LINT_NONE);
+        else if (!skip_not_code(argv[i], &st)) lint_file(&c, argv[i], LINT_NONE);
     }
     memo_release(&c.torch_dirs);
     memo_release(&c.gpu_dirs);
