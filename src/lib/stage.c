@@ -3254,6 +3254,8 @@ static unsigned model_call_bits(const char *text, size_t len)
 static const char *const apply_params[] = {"params", "self.params", "state.params", "variables", "self.variables",
                                            "{\"params\"", "{'params'"};
 
+static const char *const apply_parts[] = {"fn", "model", "net", "network", "module", "encoder", "decoder", "transformer"};
+
 static unsigned jax_apply_bits(const char *text, size_t len)
 {
     const char *end = text + len;
@@ -3263,9 +3265,11 @@ static unsigned jax_apply_bits(const char *text, size_t len)
         while (q < end && ident(*q)) q++;
         if (q >= end || *q != '(') continue;
         size_t cn = (size_t)(q - p);
-        /* "apply(", "apply_fn(", "apply_<name>(": not the optimizer's */
-        if (cn > 5 && p[5] != '_') continue;
-        if (memmem(p, cn, "update", 6) || memmem(p, cn, "grad", 4)) continue;
+        /* "apply(", or "apply_<part>(" naming a model part (apply_fn,
+         * apply_encoder); not the optimizer's apply_updates or a params
+         * transform (apply_weight_decay, apply_mask: review24) */
+        if (cn > 5 && (p[5] != '_' || !has_part(p + 6, cn - 6, apply_parts, sizeof apply_parts / sizeof apply_parts[0])))
+            continue;
         const char *a = q + 1;
         while (a < end && *a == ' ') a++;
         for (size_t i = 0; i < sizeof apply_params / sizeof apply_params[0]; i++) {

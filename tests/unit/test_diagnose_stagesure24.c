@@ -63,6 +63,14 @@ static void test_jax_apply_params_forward(void **state)
     assert_string_equal(stage_of(TB "  File \"run.py\", line 12, in <module>\n"
                                     "    out = apply_filter(image, kernel)\n" TORCH),
                         "unknown");
+    /* review24: a params transform named apply_* handed params first is no
+     * forward (written for the guard: weight decay and pruning masks) */
+    assert_string_equal(stage_of(TB "  File \"train.py\", line 40, in step\n"
+                                    "    params = apply_weight_decay(params, wd)\n" XLA),
+                        "unknown");
+    assert_string_equal(stage_of(TB "  File \"prune.py\", line 9, in prune\n"
+                                    "    params = apply_mask(params, masks)\n" XLA),
+                        "unknown");
 }
 
 int main(void)
