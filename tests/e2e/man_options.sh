@@ -15,8 +15,8 @@ while read -r cmd opts; do
   miss_man= miss_help=
   for o in $opts; do
     case $o in --help|--version) continue;; esac
-    grep -q -e "$o\b" man.txt || miss_man="$miss_man $o"
-    grep -q -e "$o\b" help.txt || miss_help="$miss_help $o"
+    grep -q -E -e "$o([^A-Za-z0-9-]|\$)" man.txt || miss_man="$miss_man $o"
+    grep -q -E -e "$o([^A-Za-z0-9-]|\$)" help.txt || miss_help="$miss_help $o"
   done
   if [ -z "$miss_man$miss_help" ]; then ok "man-options.$cmd"
   else bad "man-options.$cmd" "not in the man page:${miss_man:- -}" "not in --help:${miss_help:- -}"; fi
@@ -55,7 +55,7 @@ for man in "$OOMLAB_ROOT"/docs/man/oomlab-*.1; do
   for o in $opts; do
     case $o in --help|--version) continue;; esac
     case "$table" in *" $o "*) ;; *) miss_table="$miss_table $o";; esac
-    grep -q -e "$o\b" help.txt || miss_help="$miss_help $o"
+    grep -q -E -e "$o([^A-Za-z0-9-]|\$)" help.txt || miss_help="$miss_help $o"
   done
   if [ -z "$miss_table$miss_help" ]; then ok "man-options.reverse.$cmd"
   else bad "man-options.reverse.$cmd" "not an option of $cmd:${miss_table:- -}" "not in --help:${miss_help:- -}"; fi
