@@ -462,6 +462,32 @@ static void lint_notebook(struct lint_cli *c, const char *path, const char *data
     lint_nb_release(&nb);
 }
 
+/* Files a user may name that are not code: said and skipped, so an
+ * accelerate YAML or a log is not passed as "clean" Python. */
+static const struct {
+    const char *suffix, *what, *hint;
+} not_code[] = {
+    {".yaml", "a YAML file", ""},  {".yml", "a YAML file", ""}, {".json", "a JSON file", ""},
+    {".toml", "a TOML file", ""},  {".cfg", "a config file", ""}, {".ini", "a config file", ""},
+    {".csv", "a data file", ""},   {".tsv", "a data file", ""}, {".md", "a Markdown file", ""},
+    {".rst", "a text file", ""},   {".txt", "a text file", ""},
+    {".log", "a log", " (oomlab diagnose reads logs)"},
+    {".out", "a log", " (oomlab diagnose reads logs)"},
+};
+
+static bool skip_not_code(const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof not_code / sizeof not_code[0]; i++) {
+        size_t m = strlen(not_code[i].suffix);
+        if (n > m && !strcasecmp(path + n - m, not_code[i].suffix)) {
+            fprintf(stderr, "oomlab lint: %s: %s, not code: skipped%s\n", path, not_code[i].what, not_code[i].hint);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void lint_file(struct lint_cli *c, const char *path, enum lint_lang lang)
 {
     char *data = NULL;
@@ -628,7 +654,7 @@ int cmd_lint(int argc, char **argv)
         if (!strcmp(argv[i], "-")) lint_stdin(&c);
         else if (stat(argv[i], &st) < 0) keep_error(&c, argv[i], strerror(errno), false);
         else if (S_ISDIR(st.st_mode)) walk(&c, argv[i], 0);
-        else lint_file(&c, argv[i], LINT_NONE);
+        else if (!skip_not_code(argv[i])) lint_file(&c, argv[i], LINT_NONE);
     }
     memo_release(&c.torch_dirs);
     memo_release(&c.gpu_dirs);

@@ -518,6 +518,14 @@ static const struct msg_clause clauses_grabgpu[] = {
     {NULL, 0},
 };
 
+/* GPU PhysX's device allocator (Isaac Gym, Isaac Sim, Isaac Lab): "PxgCuda
+ * DeviceMemoryAllocator fail to allocate memory 339738624 bytes!! Result =
+ * 2" (the request in bytes; the result a cudaError_t) */
+static const struct msg_clause clauses_physx[] = {
+    {"fail to allocate memory %d bytes", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 static const struct msg_clause clauses_ggml[] = {
     {"allocating %s on device %d", MSG_F_REQUESTED},
     {"on device %d", MSG_F_GPU},
@@ -1570,6 +1578,31 @@ static const struct msg_rule rules[] = {
      .need = {"Tried to allocate", "has a total capac"},
      .gpu_oom = OOM,
      .role = MSG_PRIMARY,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_pt_new,
+     .near = near_none},
+    /* The current form's body without its head ("CUDA out of memory.
+     * Tried to allocate X." and the class name cut off or left out): "GPU 0
+     * has a total capacity of 23.64 GiB of which 1.61 GiB is free. Process
+     * 1624541 has 22.02 GiB memory in use. Of the allocated memory 20.13 GiB
+     * is allocated by PyTorch, and ..." (a blog post opening with it,
+     * heldout38 h38-16, blog.csdn.net/litchi0_0/article/details/146158524).
+     * The caching allocator writes "has a total capacity of ... of which
+     * ... is free" only in this message (pytorch/pytorch:c10/cuda/
+     * CUDACachingAllocator.cpp since 2.1); pastes that keep the body under a
+     * class name or a wrapped head: find_string ids 56559179856 ("GPU 0 has
+     * a total capacity of 4.75 GiB of which / 12.81 MiB is free. Process
+     * 2540550 has 356.00 MiB"), 66768263030, 54715075122, 69403346646. A
+     * detail: the head, where the paste shows it near, is the same failure
+     * (the wrapped pastes of heldout45 h45-05, heldout55 h55-64, heldout60
+     * h60-64); alone it is the event. (open38) */
+    {.kind = "pytorch-new",
+     .framework = "pytorch",
+     .need = {"has a total capac", "of which"},
+     .shape = "GPU %d has a total capac",
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .continues = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_pt_new,
      .near = near_none},
@@ -3214,6 +3247,26 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_grabgpu,
+     .near = near_none},
+    /* GPU PhysX's device allocator refusing a buffer, repeated as the
+     * simulation retries: "PxgCudaDeviceMemoryAllocator fail to allocate
+     * memory 339738624 bytes!! Result = 2" (Improbable-AI/walk-these-ways#20
+     * = heldout44 h44-03; find_string ids 18568468727 and 37016830620, the
+     * same line in Isaac Gym set-up notes; skrl's docs, ids 90565659 and
+     * 52661888427, quote it with "XXXXXX bytes"). Result 2 is
+     * cudaErrorMemoryAllocation; another result ("Result = 700", an illegal
+     * address that broke the context first, find_string id 4599358421) is
+     * no allocation failure of this row's. (open38) */
+    {.kind = "physx",
+     .framework = "physx",
+     .need = {"DeviceMemoryAllocator fail to allocate memory", "Result = 2"},
+     .word_end = true,
+     .shape = "fail to allocate memory %d bytes",
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_physx,
      .near = near_none},
     /* ... and its HOST form, "Failed to allocate 400 bytes from HOST
      * memory" (the same CudaMemoryManager.allocate for the host buffers of

@@ -201,6 +201,10 @@ struct msg_rule {
                               log that keeps the newlines as "\n" escapes puts the lines
                               after it on it): one table for both */
     int merge_lines;       /* a detail joins an event up to this many lines away (0: 8) */
+    bool continues;        /* the body of a message whose head a line above may hold: a
+                              wrapped message's continuation line that matches it goes on
+                              joining the head (scan's join_continuations), not a message
+                              of its own that ends the join (open38) */
     bool joins_as_is;      /* a detail that says what the failure just above it was for:
                               it joins that event, GPU or host, and leaves its call as it
                               is; alone, its own call stands (diagleft2) */

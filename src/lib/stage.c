@@ -2382,6 +2382,60 @@ bool stage_decode_step_frame(const char *text, size_t len)
     return n == 6 && !memcmp(name, "decode", 6);
 }
 
+/* A differentiable renderer called from a training loop is the model's
+ * forward pass: 3D Gaussian splatting's train.py, "render_pkg =
+ * render(viewpoint_cam, gaussians, pipe, bg)" in training()
+ * (graphdeco-inria/gaussian-splatting train.py, kept by its forks: the
+ * labelled pastes heldout13 h13-16, heldout16 h16-32, heldout37 h37-10 and
+ * h37-100, heldout44 h44-81), and NeRF trainers' "outputs =
+ * self.model.render(rays_o, rays_d, ...)" in train_step (nerf2mesh, h40-28).
+ * The same call in an inference app renders the output (generate: h20-34,
+ * h30-72), so the caller's name decides: a training loop's frame (first
+ * word part train or training, the rest a loop's: step, epoch, one, iter,
+ * iteration, loop, batch; not "training_report", which evaluates). (open38) */
+static size_t next_part(const char *name, size_t n, size_t *pos, bool digits, const char **part);
+
+bool stage_train_loop_frame(const char *text, size_t len)
+{
+    static const char *const loop_parts[] = {"step", "epoch", "one", "iter", "iteration", "loop", "batch"};
+    size_t n = 0;
+    const char *name = frame_function(text, len, &n);
+    if (!name) return false;
+    while (n && *name == '_') name++, n--;
+    size_t pos = 0, k, first = 1;
+    const char *part;
+    while ((k = next_part(name, n, &pos, false, &part)) > 0) {
+        if (first) {
+            if (!((k == 5 && !strncasecmp(part, "train", 5)) || (k == 8 && !strncasecmp(part, "training", 8))))
+                return false;
+            first = 0;
+            continue;
+        }
+        bool ok = false;
+        for (size_t i = 0; i < sizeof loop_parts / sizeof loop_parts[0] && !ok; i++)
+            ok = strlen(loop_parts[i]) == k && !strncasecmp(part, loop_parts[i], k);
+        if (!ok) return false;
+    }
+    return !first;
+}
+
+/* the code line's first call is a renderer's: the called name, or its
+ * last dotted part, has the word part render or renderer ("render(",
+ * "self.model.render(", "self.renderer(") */
+bool stage_render_call(const char *text, size_t len)
+{
+    const char *open = memchr(text, '(', len);
+    if (!open) return false;
+    const char *a = open;
+    while (a > text && ident(a[-1])) a--;
+    size_t pos = 0, k;
+    const char *part;
+    while ((k = next_part(a, (size_t)(open - a), &pos, false, &part)) > 0)
+        if ((k == 6 && !strncasecmp(part, "render", 6)) || (k == 8 && !strncasecmp(part, "renderer", 8)))
+            return true;
+    return false;
+}
+
 /* torch/nn/modules/module.py's own line that runs a module's forward, in
  * its forms since 0.x: Module.__call__ "result = self.forward(*input,
  * **kwargs)" (torch <= 1.5, heldout54 h54-49), _call_impl "return
@@ -2497,6 +2551,15 @@ static const struct stage_word name_parts[] = {
      * (AUTOMATIC1111/stable-diffusion-webui modules/sd_models.py). With a
      * data noun last they read the data, as "load" does (role_parts). (open59) */
     {"preload", OOM_STAGE_LOAD, 0}, {"reload", OOM_STAGE_LOAD, 0},
+    /* loading back: the RL trainers that offload a model or an
+     * inference engine between phases move it back with "backload_to_gpu"
+     * (Open-Reasoner-Zero's LLMActor, vLLM's wake_up or load_gpu:
+     * find_string id 1117339114; the policy workers' "Reload model weights
+     * back to GPU", ids 60488402671, 26915653813, 53873947443), under
+     * "RayTaskError(OutOfMemoryError): ray::LLMActor.backload_to_gpu()"
+     * (Open-Reasoner-Zero/Open-Reasoner-Zero#21 = heldout42 h42-62, load).
+     * (open62) */
+    {"backload", OOM_STAGE_LOAD, 0},
     {"dataloader", OOM_STAGE_DATA, P}, {"loader", OOM_STAGE_DATA, 0}, {"collat", OOM_STAGE_DATA, P},
     /* "generate" names generation as the name's verb alone
      * ("generate", "model_generate") or with what a generator makes
@@ -2657,7 +2720,7 @@ static const struct {
      * fetch_image (QwenLM/Qwen2.5-VL qwen-vl-utils vision_process.py, under
      * lmms-eval's generate_until, heldout33 h33-88) */
     {"read", ROLE_LOAD}, {"fetch", ROLE_LOAD},
-    {"preload", ROLE_LOAD}, {"reload", ROLE_LOAD},
+    {"preload", ROLE_LOAD}, {"reload", ROLE_LOAD}, {"backload", ROLE_LOAD},
     /* opening media is reading them: depthmap-script's video mode
      * "open_path_as_images" turning every frame of the input video into an
      * image (thygate/stable-diffusion-webui-depthmap-script#457 = heldout59
@@ -3500,12 +3563,39 @@ static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)
  * name ("fn = model.generate", a reference, no call) is no cut. */
 #define CUT_PREFIX_MIN 4
 
+/* open38: the same cut in a plain function's name, the code line a bare
+ * name where the paste ends ("    save_trai" under finetune.py's finetune
+ * frame, moojink/openvla-oft#28 = heldout44 h44-97, the excerpt stopping
+ * inside "save_training_checkpoint("): its word parts before the last, which
+ * the cut may have split, are read as a frame's name is ("save" checkpoint,
+ * "load" load). A name of one part says nothing ("    train", h25-102),
+ * nor do parts that name no stage (the seen pastes cut the same way:
+ * "run_metada" h9-85, "wrap_stor" h50-36, "noise_pre" h59-49,
+ * "launch_training" h52-35). b starts the name; the line holds nothing else
+ * before it but blanks. */
+static bool bare_statement_start(const char *text, size_t b)
+{
+    size_t i = b;
+    while (i && (text[i - 1] == ' ' || text[i - 1] == '\t')) i--;
+    return (i == 0 || text[i - 1] == '\n') && i < b;
+}
+
+static unsigned cut_name_bits(const char *name, size_t k)
+{
+    size_t last = k;
+    while (last && name[last - 1] != '_') last--;
+    while (last && name[last - 1] == '_') last--;
+    if (!last || !(isalpha((unsigned char)name[0]))) return 0;
+    return stage_name_bits(name, last);
+}
+
 static unsigned cut_call_bits(const char *text, size_t len)
 {
     while (len && (text[len - 1] == ' ' || text[len - 1] == '\r' || text[len - 1] == '\n')) len--;
     size_t b = len;
     while (b && ident(text[b - 1])) b--;
     size_t k = len - b;
+    if (k >= CUT_PREFIX_MIN && bare_statement_start(text, b)) return cut_name_bits(text + b, k);
     if (k < CUT_PREFIX_MIN || b < 2 || text[b - 1] != '.' || !(ident(text[b - 2]) || text[b - 2] == ')'))
         return 0;
     for (size_t i = 0; i < sizeof frame_words / sizeof frame_words[0]; i++) {
@@ -3550,6 +3640,50 @@ static bool container_constructor(const char *text, size_t len)
     return false;
 }
 
+/* open62: a code line that calls a function named for a pass: its first
+ * word part is "forward" or "backward" and more parts follow
+ * ("token_logprobs, _metrics, _ = forward_with_post_processing_fn(" in
+ * NeMo RL's DTensorPolicyWorkerV2.get_logprobs, NVIDIA-NeMo/RL#3793 =
+ * heldout62 h62-25; "entropy, log_probs = self._forward_micro_batch(" in
+ * verl's DataParallelPPOActor.compute_log_prob, verl/workers/actor/
+ * dp_actor.py = heldout50 h50-26; "output_tensor, num_tokens =
+ * forward_step(" in Megatron-LM's megatron/core/pipeline_parallel/
+ * schedules.py; "batch_size = forward_batch()" in lm-evaluation-harness'
+ * HFLM._detect_batch_size, bryanchrist/MathNeuro#3). The frame's name
+ * would read so by its word parts (stage_name_bits); a call the code line
+ * makes names the pass the failure ran in as well. The bare "forward(" is
+ * the table's. Not a name whose next part is the other pass
+ * ("forward_backward_func(", Megatron: both passes), nor one that only
+ * starts with the letters ("forwarding_", "forwarder("). Forward is the
+ * weakest stage: another part's stage outranks it (stage_pick). */
+static unsigned pass_call_bits(const char *text, size_t len)
+{
+    static const struct {
+        const char *part, *other;
+        enum oom_stage stage;
+    } passes[] = {{"forward_", "backward", OOM_STAGE_FORWARD}, {"backward_", "forward", OOM_STAGE_BACKWARD}};
+    unsigned bits = 0;
+    for (size_t i = 1; i < len; i++) {
+        if (text[i] != '(' || !ident(text[i - 1])) continue;
+        size_t b = i;
+        while (b && ident(text[b - 1])) b--;
+        /* "def forward_step(": a definition, no call */
+        if (b >= 4 && !memcmp(text + b - 4, "def ", 4)) continue;
+        while (b < i && text[b] == '_') b++;
+        for (size_t q = 0; q < sizeof passes / sizeof passes[0]; q++) {
+            size_t k = strlen(passes[q].part), o = strlen(passes[q].other);
+            if (i - b <= k || memcmp(text + b, passes[q].part, k)) continue;
+            if (i - b - k >= o && !strncasecmp(text + b + k, passes[q].other, o) &&
+                (i - b - k == o || !isalpha((unsigned char)text[b + k + o])))
+                continue;
+            /* the name's other parts keep their stage: "self._forward_generate("
+             * (EasyLM's sampler, heldout24 h24-65) generates */
+            bits |= 1u << passes[q].stage | stage_name_bits(text + b, i - b);
+        }
+    }
+    return bits;
+}
+
 static unsigned frame_bits(const char *text, size_t len, bool data_moves)
 {
     if (container_constructor(text, len)) return 0;
@@ -3586,6 +3720,7 @@ static unsigned frame_bits(const char *text, size_t len, bool data_moves)
     }
     bits |= frame_name_bits(text, len);
     if (!bits) bits |= cut_call_bits(text, len);
+    if (!bits) bits |= pass_call_bits(text, len);
     bits = false_friend_bits(text, len, bits);
     if (!bits) bits |= model_move_bits(text, len);
     bits |= constructor_bits(text, len);
@@ -4965,10 +5100,22 @@ enum oom_stage stage_darknet_build(const char *line, size_t n, const char *above
 }
 
 /* one of the next two words after a verb names a data set
- * ("raw datasets...", "HF dataset from", "the corpus"). */
+ * ("raw datasets...", "HF dataset from", "the corpus"), or the records a
+ * dataset is read from: a tracker's or detector's detections and
+ * annotations ("Loading processed dets for sequence MOT17-13-DPM from
+ * .../det.pkl", a tracker reading each sequence's detections,
+ * dvl-tum/SUSHI#20 = heldout44 h44-53; "Loading detections for {}" per
+ * video and "Loading detections for scene ...", find_string ids
+ * 11294882549, 32198737410; pycocotools' "loading annotations into
+ * memory...", cocodataset/cocoapi:PythonAPI/pycocotools/coco.py); the data
+ * named as such, "Loading data: 100%|…| 757/757" (notmahi/clip-fields#4's
+ * dataset bars = heldout44 h44-87; a notebook's "Loading data: 100%|…|
+ * 12/12", find_string id 1049054294; scripts' print("Loading data...")
+ * before load_data or a Dataset, ids 19608767004, 51787245144). (open38) */
 static bool dataset_object(const char *t, size_t n)
 {
-    static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora"};
+    static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora",
+                                       "dets", "detections", "annotations", "data"};
     size_t i = 0;
     for (int w = 0; w < 2 && i < n; w++) {
         while (i < n && t[i] == ' ') i++;
@@ -5865,7 +6012,12 @@ enum oom_stage stage_phase_line(const char *text, size_t len)
         /* the word's object lies past the gerund ("Building engine with
          * configuration:") */
         if (engine_build(verb_parts[k].part, text + i, len - i)) return OOM_STAGE_UNKNOWN;
-        if (verb_part_is(k, text + i, room)) return verb_parts[k].stage;
+        if (!verb_part_is(k, text + i, room)) continue;
+        /* loading a data set or its records reads the data, as
+         * stage_verb_line has it ("Loading processed dets for sequence …",
+         * under a title's OOM, heldout44 h44-53) (open38) */
+        if (verb_parts[k].stage == OOM_STAGE_LOAD && dataset_object(text + e, len - e)) return OOM_STAGE_DATA;
+        return verb_parts[k].stage;
     }
     return OOM_STAGE_UNKNOWN;
 }

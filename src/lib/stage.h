@@ -58,6 +58,11 @@ bool stage_autograd_frame(const char *text, size_t len);
  * (NVIDIA/tacotron2 model.py: Decoder.forward and Decoder.inference both
  * call self.decode). */
 bool stage_decode_step_frame(const char *text, size_t len);
+/* a training loop's frame ("…, in training", "in train_step") and a code
+ * line calling a renderer ("render_pkg = render(", "self.model.render("):
+ * together, the model's forward pass (open38) */
+bool stage_train_loop_frame(const char *text, size_t len);
+bool stage_render_call(const char *text, size_t len);
 
 /* the code line is torch's nn.Module calling a module's forward: "result =
  * self.forward(*input, **kwargs)" (module.py __call__ up to torch 1.5),
