@@ -345,8 +345,10 @@ static void failure_tail(const struct runexec_result *r)
     char buf[TAIL_READ + 1];
     ssize_t n = -1;
     off_t from = 0;
+    char before = '\n'; /* the byte before the read: does the read start a line? */
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         from = st.st_size > TAIL_READ ? st.st_size - TAIL_READ : 0;
+        if (from > 0 && pread(fd, &before, 1, from - 1) != 1) before = ' ';
         n = pread(fd, buf, TAIL_READ, from);
     }
     close(fd);
@@ -373,8 +375,9 @@ static void failure_tail(const struct runexec_result *r)
         end = start;
     }
     /* a line longer than the read, begun before it: said from its first
-     * whole word, the cut marked with "…" (not from inside a word) (left25) */
-    bool mid = start == 0 && from > 0;
+     * whole word, the cut marked with "…" (not from inside a word) (left25);
+     * a line the read starts at (a line break just before it) is whole */
+    bool mid = start == 0 && from > 0 && before != '\n' && before != '\r';
     if (mid) {
         size_t w = start;
         while (w < end && buf[w] != ' ' && buf[w] != '\t') w++;

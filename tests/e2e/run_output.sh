@@ -90,6 +90,10 @@ check run.failtail-binary-said grep -qx "oomlab run: f8: exit 1, no GPU OOM; the
 # (left25)
 "$OOMLAB" run -q --id f9 -- sh -c 'i=0; while [ $i -lt 700 ]; do printf "word%03d " $i; i=$((i+1)); done; printf "END\n"; exit 1' 2>err.txt
 check run.failtail-long-line-word grep -q "the log's last line: …word189 word190 .* \.\.\.$" err.txt
+# ... but a last line the read starts at (4095 bytes and its newline, a
+# line break just before them) is whole: its first word is said (fuzz24)
+"$OOMLAB" run -q --id f10 -- sh -c 'echo first; printf "alpha "; head -c 4089 /dev/zero | tr "\\0" y; echo; exit 1' 2>err.txt
+check run.failtail-line-at-read-start grep -q "the log's last line: alpha yyy.* \.\.\.$" err.txt
 "$OOMLAB" run -q --id f3 -- sh -c 'echo fine' 2>err.txt
 check run.failtail-not-clean-exit test "$(grep -c "last line" err.txt)" -eq 0
 "$OOMLAB" run --id f4 -- sh -c 'echo shown; exit 1' >/dev/null 2>err.txt
