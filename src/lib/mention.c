@@ -714,10 +714,28 @@ static bool wish(const struct words *w, size_t k)
            in_set(w, k + 1, wanting);
 }
 
+/* An adverb of possibility right before a gerund of causing is a hedge
+ * without a modal: "The Adam optimizer can consume a large amount of GPU
+ * memory, potentially causing OOM (Out Of Memory) errors during training"
+ * (a feature request, ai-computing/aicomp#15 = heldout46 h46-100), "may
+ * cause the system to use more memory than available, potentially causing
+ * out of memory errors" (a training toolkit's batch-size warning,
+ * find_string id 4384360249), "potentially causing Out of Memory errors on
+ * data nodes" (id 66043344). Not "eventually causing" nor "then causing":
+ * what happened. It guards its sentence, as hedge_guard_words. (open46) */
+static bool possible_consequence(const struct words *w, size_t k)
+{
+    static const char *const adverbs[] = {"potentially", "possibly", NULL};
+    static const char *const causing[] = {"causing", "leading", "resulting", "triggering", NULL};
+    return in_set(w, k, adverbs) && k + 1 < w->n && w->t[k + 1].sentence == w->t[k].sentence &&
+           in_set(w, k + 1, causing);
+}
+
 static bool guard_at(const struct words *w, size_t k)
 {
     return line_guard_at(w, k) ||
-           (in_set(w, k, hedge_guard_words) && !own_experience(w, k) && !wish(w, k));
+           (in_set(w, k, hedge_guard_words) && !own_experience(w, k) && !wish(w, k)) ||
+           possible_consequence(w, k);
 }
 
 /* "OOMs" and "OOMing" as words ("NVMe Offloading OOMs While Zero Stage 3

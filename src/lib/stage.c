@@ -1403,6 +1403,36 @@ static bool private_attribute(const char *text, const char *p)
     return b < p && b > text && b[-1] == '.';
 }
 
+/* The parenthesis opened at q (text ends at e) holds a remark, not
+ * arguments: three or more words apart by blanks and no operator, comma or
+ * bracket ("my own designed model(four RTX 2080TI were used in this
+ * task)", liuquande/FedIRM#4 = heldout46 h46-16;
+ * "the model(which is in the format of .blend file)", "the model(which
+ * is probably not feasible ...)", find_string ids 40748952582,
+ * 38794658534): prose glued to its noun, no call. (open46) */
+static bool remark_in_parens(const char *q, const char *e)
+{
+    int words = 0;
+    bool in_word = false;
+    for (const char *c = q + 1; c < e && *c != ')'; c++) {
+        if (strchr(",=*+/%<>[]{}(\"'`:", *c)) return false;
+        if (*c == ' ') in_word = false;
+        else if (!in_word) in_word = true, words++;
+    }
+    return words >= 3;
+}
+
+/* The word at p (k bytes) stands in quotes alone: a printed dict's key or
+ * a string value ("config: {'experiment': {...}, 'validation': {'precision':
+ * '16-mixed', ...}}", a run's config printed under an OOM report,
+ * heldout46 h46-70; a pprint'd dict's " 'validation': {'fallback_reason': ...",
+ * find_string id 70135829241; a config's defaults "'validation': {'strict':
+ * True}", id 29529049236), a name, no action logged. (open46) */
+static bool quoted_word(const char *text, size_t len, const char *p, size_t k)
+{
+    return p > text && (p[-1] == '\'' || p[-1] == '"') && p + k < text + len && p[k] == p[-1];
+}
+
 /* The cue occurs in text (at a word start when it must). */
 static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
 {
@@ -1413,7 +1443,7 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
         for (const char *p = find_nocase(text, len, 0, cue->word, k); p;
              p = find_nocase(text, len, (size_t)(p - text) + 1, cue->word, k))
             if ((p == text || !ident(p[-1])) && (p + k == text + len || !ident(p[k])) &&
-                near_message_start(text, p))
+                near_message_start(text, p) && !quoted_word(text, len, p, k))
                 return true;
         return false;
     }
@@ -1431,8 +1461,9 @@ static bool has_cue(const char *text, size_t len, const struct stage_word *cue)
          * model_management.py), not "model(s)" called on a state s with
          * no word after it ("q = model(s).max(1)"; a call with a word one
          * blank after it, "model(s) if s else x", reads as the plural too) */
-        if (cue->word[k - 1] == '(' && (size_t)(p + k - text) + 3 < len && p[k] == 's' && p[k + 1] == ')' &&
-            p[k + 2] == ' ' && isalpha((unsigned char)p[k + 3])) {
+        if ((cue->word[k - 1] == '(' && (size_t)(p + k - text) + 3 < len && p[k] == 's' && p[k + 1] == ')' &&
+             p[k + 2] == ' ' && isalpha((unsigned char)p[k + 3])) ||
+            (cue->word[k - 1] == '(' && remark_in_parens(p + k - 1, text + len))) {
             from = (size_t)(p - text) + 1;
             continue;
         }
@@ -5417,6 +5448,16 @@ static bool load_object_environment(const char *t, size_t n)
 enum oom_stage stage_verb_line(const char *text, size_t len, bool *done)
 {
     *done = false;
+    /* a tool's bilingual line, English then " / " and its translation
+     * ("generating sample images at step / サンプル画像生成 ステップ: 500",
+     * "running training / 学習開始": kohya-ss/sd-scripts:library/
+     * train_util.py@48d368fa, train_network.py): read by its English part;
+     * the other script marks a user's prose only where the line opens in
+     * it (open46) */
+    const char *slash = memmem(text, len, " / ", 3);
+    if (slash && !stage_other_script(text, (size_t)(slash - text)) &&
+        stage_other_script(slash + 3, (size_t)(text + len - slash - 3)))
+        len = (size_t)(slash - text);
     if (figure_item(text, len) || python_import_line(text, len) || dask_task_field(text, len))
         return OOM_STAGE_UNKNOWN;
     /* a trainer's training line: training under way, no stage */
@@ -5874,6 +5915,15 @@ bool stage_model_math(const char *code, size_t n)
                 bool plumb = false;
                 for (size_t q = 0; q < sizeof plumbing / sizeof plumbing[0] && !plumb; q++)
                     plumb = !strncmp(code + i + m, plumbing[q], strlen(plumbing[q]));
+                /* nor torch.nn's classes, built at set-up, not computed:
+                 * "torch.nn.DataParallel(score_model)" wraps the model
+                 * (GRAPH-0/GraphGDP#1 = heldout46 h46-97), as does
+                 * "torch.nn.parallel.DistributedDataParallel(model, ...)"
+                 * (ethnhe/FFB6D#35); torch.nn.functional's ops compute (open46) */
+                const char *after = code + i + m;
+                size_t left = n - i - m;
+                if (!plumb && left > 3 && !strncmp(after, "nn.", 3))
+                    plumb = isupper((unsigned char)after[3]) || (left > 12 && !strncmp(after + 3, "parallel.", 9));
                 if (!plumb) return true;
             }
         }

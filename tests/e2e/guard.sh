@@ -139,7 +139,7 @@ check guard.junit-bad-dir-not-run test ! -e ran
 # verdict on a budget it did not finish measuring; exit 128+N as run's
 fresh cancelled; card
 "$OOMLAB" guard -q --interval 50ms --budget 30GiB --github --junit c.xml -- "$SIM" --batch 8 --steps 100 --sleep-ms 100 >out 2>err & pid=$!
-for _ in $(seq 100); do grep -q 'step=2' logs/run001.log 2>/dev/null && break; sleep 0.1; done
+wait_line logs/run001.log 'step=2'
 kill -TERM "$pid"; wait "$pid"; rc=$?
 check guard.cancelled-exit143 test "$rc" -eq 143
 check guard.cancelled-line grep -q '^oomlab guard: interrupted: oomlab was interrupted (SIGTERM: a cancelled CI job or scancel?) before the smoke ended: the budget 30.00 GiB was not judged; run run001' out
@@ -174,7 +174,7 @@ check guard.json-oom test "$rc,$(jqv '[.verdict,.exit_code]|@tsv')" = "12,$(prin
 oomline=$(jqv .oom.line)
 check guard.json-oom-line-is-the-error sh -c "sed -n '${oomline}p' logs/run002.log | grep -q 'CUDA out of memory'"
 "$OOMLAB" guard --json --interval 50ms --budget 30GiB -- "$SIM" --batch 8 --steps 100 --sleep-ms 100 >out 2>err & pid=$!
-for _ in $(seq 100); do grep -q 'step=2' logs/run003.log 2>/dev/null && break; sleep 0.1; done
+wait_line logs/run003.log 'step=2'
 kill -TERM "$pid"; wait "$pid"; rc=$?
 check guard.json-interrupted test "$rc,$(jqv '[.verdict,.exit_code,.interrupted_by]|@tsv')" = "143,$(printf 'interrupted\t143\tSIGTERM')"
 check guard.json-in-help sh -c "'$OOMLAB' guard --help | grep -q -- '--json'"

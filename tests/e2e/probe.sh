@@ -8,6 +8,7 @@ OOMLAB=${OOMLAB:-$PWD/build/oomlab}
 OOMLAB_BUILD=${OOMLAB_BUILD:-$PWD/build}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
+. "$(dirname "$0")/lib/wait.bash"
 ok() { echo "ok $1"; }
 nok() { echo "not ok $1"; shift; for l in "$@"; do echo "#   $l"; done; }
 check() { local name=$1; shift; if "$@"; then ok "$name"; else nok "$name" "${why:-}"; fi; why=; }
@@ -141,9 +142,8 @@ check probe-timeout test "$rc" = 3 -a "$took" -lt 30 -a -n "$(jget "$J" diagnosi
 n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
 FT_MODE=hang FT_AT=8 "$OOMLAB" probe --dir "$D" -- "$T" --bs={batch} > "$D/out" 2> "$D/err" &
 pid=$!; hung=
-for _ in $(seq 100); do
-  hung=$(grep -l 'waiting for a peer' "$D"/logs/*.log 2>/dev/null | head -1); [ -n "$hung" ] && break; sleep 0.1
-done
+hung_log() { hung=$(grep -l 'waiting for a peer' "$D"/logs/*.log 2>/dev/null | head -1); [ -n "$hung" ]; }
+wait_for "a trial waiting for a peer" hung_log
 kill -INT $pid; wait $pid; rc=$?
 hung=$(basename "${hung:-none}" .log); hv=${hung##*-b}
 why="exit $rc; hung in $hung; $(tail -4 "$D/out")"
@@ -156,7 +156,7 @@ check probe-interrupt-ledger test -n "$(grep "^$hung," "$D/runs.csv" 2>/dev/null
 n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
 FT_MODE=hang FT_AT=8 "$OOMLAB" probe --dir "$D" -- "$T" --bs={batch} > "$D/out" 2> "$D/err" &
 pid=$!
-for _ in $(seq 100); do grep -q 'waiting for a peer' "$D"/logs/*.log 2>/dev/null && break; sleep 0.1; done
+wait_for "a trial waiting for a peer" eval 'grep -q "waiting for a peer" "$D"/logs/*.log 2>/dev/null'
 kill -TERM $pid; wait $pid; rc=$?
 why="exit $rc; $(tail -2 "$D/out")"
 check probe-sigterm-143 test "$rc" = 143 -a -n "$(grep -E '^interrupted at batch=' "$D/out")"

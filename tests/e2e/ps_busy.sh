@@ -27,7 +27,10 @@ spawn BURN bash -c 'while :; do :; done'
 spawn SLEEPER sleep 300
 hold "$BURN" "0 $((2 * GIB))"
 hold "$SLEEPER" "0 $GIB"
-sleep 0.2
+# until both have exec'd and the sleeper sits in nanosleep: its CPU time in
+# the window must be 0 (a fixed 0.2 s assumed this; not so on 2 busy cores)
+wait_for "the sleeper asleep" asleep "$SLEEPER"
+wait_for "the burner exec'd" argv_match "$BURN" '^bash -c while'
 P1=$(ppid_of "$BURN"); P2=$(ppid_of "$SLEEPER")
 ADOPTER=$(cat "/proc/$P1/comm" 2>/dev/null)
 INIT=1 # the 'reparented'/'orphan' names need init or a known subreaper as the parent
@@ -122,7 +125,7 @@ gpus 0; hold "$SLEEPER" "0 $GIB"
 mkfifo "$T/go"
 spawn WAKER bash -c 'read -r _ < "$1"; while :; do :; done' _ "$T/go"
 hold "$WAKER" "0 $GIB"
-sleep 0.2
+wait_for "the waker blocked on its fifo" eval 'argv_match "$WAKER" "^bash -c read" && in_state "$WAKER" S'
 out=$( ( sleep 2; timeout 5 sh -c 'echo go > "$1"' _ "$T/go"; sleep 1; printf 'y\n' ) |
   script -qec "$OOMLAB ps --kill $WAKER --window 300ms" /dev/null 2>&1); rc=$?
 if has "$out" "since it was watched: it is working" && alive "$WAKER"; then ok "kill re-checks CPU time after the question"
@@ -133,8 +136,7 @@ kill -9 "$WAKER"; rm -f "$D/procs/$WAKER"
 # --- the quiet one is killed ------------------------------------------------------
 if [ $INIT -eq 1 ]; then
   out=$(OOMLAB_FAKE_NVML_REAP=1 "$OOMLAB" ps --kill "$SLEEPER" --yes $W 2>&1); rc=$?
-  sleep 0.1
-  [ $rc -eq 0 ] && has "$out" "killed $SLEEPER with SIGTERM" && has "$out" "1.00 GiB freed" && ! alive "$SLEEPER"
+  [ $rc -eq 0 ] && has "$out" "killed $SLEEPER with SIGTERM" && has "$out" "1.00 GiB freed" && poll ended "$SLEEPER"
   check "kill ends a quiet orphan and reports the memory freed" $? "rc=$rc" "$out"
 fi
 rm -f "$D/procs/$SLEEPER"
@@ -145,10 +147,8 @@ ln -s "$(command -v sleep)" "$T/zz${ESC}[31m"  # comm comes from the executed na
 EVIL="evil${ESC}]0;pwned${BEL}${ESC}[31m${CSI8}1m"
 bash -c 'sleep 0.1 & echo $! > "$1"; exec -a "$3" "$2" 60' _ "$T/zombie.pid" "$T/zz${ESC}[31m" "$EVIL" &
 PARENT=$!; PIDS+=($PARENT)
-for _ in $(seq 100); do
-  [ -s "$T/zombie.pid" ] && [ "$(awk '{print $3}' "/proc/$(cat "$T/zombie.pid")/stat" 2>/dev/null)" = Z ] && break
-  sleep 0.05
-done
+wait_for "the zombie" eval '[ -s "$T/zombie.pid" ] && [ "$(pstate "$(cat "$T/zombie.pid")")" = Z ]'
+wait_for "the parent exec'd as zz<ESC>[31m" execd "$PARENT" "zz${ESC}[31m"
 ZOMBIE=$(cat "$T/zombie.pid")
 hold "$PARENT" "0 $GIB"; hold "$ZOMBIE" "0 $GIB"
 out=$("$OOMLAB" ps $W)

@@ -17,19 +17,20 @@ echo 550.54.15 > "$D/driver"
 # --- real processes ---------------------------------------------------------
 # zombie: a parent that never waits (exec'd sleep) and a child that exited
 bash -c 'sleep 0.1 & echo $! > "$1"; exec sleep 60' _ "$T/zombie.pid" &
-PIDS+=($!)
+ZPARENT=$!; PIDS+=($ZPARENT)
 # orphan: its launcher (the subshell) exits at once; the kernel reparents it
 ( sleep 60 & echo $! > "$T/orphan.pid" )
 # a healthy child of ours, and a "Jupyter kernel" (argv as ipykernel's)
 sleep 60 & HEALTHY=$!; PIDS+=($HEALTHY)
 bash -c 'exec -a "python3 -m ipykernel_launcher -f kernel.json" sleep 60' &
 KERNEL=$!; PIDS+=($KERNEL)
-# wait (bounded) until the zombie exists: the machine may be busy
-for _ in $(seq 100); do
-  [ -s "$T/zombie.pid" ] && [ "$(awk '{print $3}' "/proc/$(cat "$T/zombie.pid")/stat" 2>/dev/null)" = Z ] && break
-  sleep 0.05
-done
+# wait (bounded) until the zombie exists and every sleep is asleep, the
+# kernel's with its ipykernel arguments in place: the machine may be busy,
+# and a sleep still exec'ing uses CPU time (the orphan must use none)
+wait_for "the zombie" eval '[ -s "$T/zombie.pid" ] && [ "$(pstate "$(cat "$T/zombie.pid")")" = Z ]'
 ZOMBIE=$(cat "$T/zombie.pid"); ORPHAN=$(cat "$T/orphan.pid"); PIDS+=($ORPHAN)
+for p in "$ZPARENT" "$ORPHAN" "$HEALTHY" "$KERNEL"; do wait_for "$p asleep" asleep "$p"; done
+wait_for "the kernel's argv" argv_match "$KERNEL" '^python3 -m ipykernel_launcher'
 HIDDEN=4194000
 while kill -0 "$HIDDEN" 2>/dev/null || [ -d "/proc/$HIDDEN" ]; do HIDDEN=$((HIDDEN + 1)); done
 hold "$ZOMBIE" 0 $GIB
@@ -38,7 +39,7 @@ hold "$HEALTHY" 0 $((3 * GIB))
 hold "$KERNEL" 1 $GIB
 hold "$HIDDEN" 0 $((4 * GIB))
 
-[ "$(awk '{print $3}' "/proc/$ZOMBIE/stat" 2>/dev/null)" = Z ] || bad "setup: $ZOMBIE is not a zombie"
+[ "$(pstate "$ZOMBIE")" = Z ] || bad "setup: $ZOMBIE is not a zombie"
 [ "$(awk '{print $4}' "/proc/$ORPHAN/stat" 2>/dev/null)" = 1 ] ||
   echo "# note: orphan $ORPHAN was adopted by a subreaper, not PID 1"
 
@@ -159,22 +160,18 @@ has "$out" "Kill $ORPHAN" && has "$out" "not confirmed" && kill -0 "$ORPHAN"
 check "kill on a terminal asks, and 'n' keeps the process" $? "rc=$rc" "$out"
 if [ "$(id -u)" -eq 0 ]; then
   ( setpriv --reuid=65534 --regid=65534 --clear-groups sleep 60 & echo $! > "$T/other.pid" )
-  # until setpriv has become the other user and exec'd sleep (up to 10 s): a
-  # fixed 0.2 s was not always enough on a loaded machine, and the process
-  # was then still root's own, so the refusal under test did not apply
-  for _ in $(seq 100); do
-    OTHER=$(cat "$T/other.pid" 2>/dev/null)
-    [ -n "$OTHER" ] && [ "$(stat -c %u "/proc/$OTHER" 2>/dev/null)" = 65534 ] &&
-      [ "$(cat "/proc/$OTHER/comm" 2>/dev/null)" = sleep ] && break
-    sleep 0.1
-  done
-  PIDS+=($OTHER); hold "$OTHER" 0 $GIB
+  # until setpriv has become the other user and exec'd sleep: a fixed 0.2 s
+  # was not always enough on a loaded machine, and the process was then
+  # still root's own, so the refusal under test did not apply
+  OTHER=$(cat "$T/other.pid"); PIDS+=($OTHER)
+  wait_for "setpriv to become uid 65534 and exec sleep" eval 'uid_is "$OTHER" 65534 && asleep "$OTHER"'
+  hold "$OTHER" 0 $GIB
   out=$("$OOMLAB" ps --kill "$OTHER" --yes $K 2>&1); rc=$?
   [ $rc -eq 3 ] && has "$out" "belongs to" && kill -0 "$OTHER"; check "kill refuses another user's stale process" $? "rc=$rc" "$out"
   out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$OOMLAB" ps --kill "$OTHER" --force $K 2>&1); rc=$?
   [ $rc -eq 2 ] && has "$out" "root only"; check "kill --force is refused to non-root" $? "rc=$rc" "$out"
   out=$(OOMLAB_FAKE_NVML_REAP=1 "$OOMLAB" ps --kill "$OTHER" --force --yes $K 2>&1); rc=$?
-  [ $rc -eq 0 ] && ! kill -0 "$OTHER" 2>/dev/null; check "root may --force another user's process" $? "rc=$rc" "$out"
+  [ $rc -eq 0 ] && poll ended "$OTHER"; check "root may --force another user's process" $? "rc=$rc" "$out"
   rm -f "$D/procs/$OTHER"
 else
   # Not root: another user's process that sleeps (PID 1 is refused as a
@@ -207,13 +204,14 @@ fi
 # --- --kill that works: SIGTERM, and SIGKILL after the grace period -----------
 export OOMLAB_FAKE_NVML_REAP=1 # the driver frees a dead process's memory (and the hidden pid's)
 out=$(printf 'y\n' | script -qec "$OOMLAB ps --kill $ORPHAN $K" /dev/null 2>&1); rc=$?
-sleep 0.1
-has "$out" "killed $ORPHAN with SIGTERM; GPU 0 used 6.50 GiB -> 4.50 GiB: 2.00 GiB freed" && ! kill -0 "$ORPHAN" 2>/dev/null
+has "$out" "killed $ORPHAN with SIGTERM; GPU 0 used 6.50 GiB -> 4.50 GiB: 2.00 GiB freed" && poll ended "$ORPHAN"
 check "kill ends a confirmed stale orphan and reports the memory freed" $? "rc=$rc" "$out"
 ( bash -c 'trap "" TERM; exec sleep 60' & echo $! > "$T/stubborn.pid" ) # SIG_IGN survives exec; no CPU
-sleep 0.2; STUBBORN=$(cat "$T/stubborn.pid"); PIDS+=($STUBBORN); hold "$STUBBORN" 0 $GIB
+STUBBORN=$(cat "$T/stubborn.pid"); PIDS+=($STUBBORN); hold "$STUBBORN" 0 $GIB
+# once sleep runs, the trap is set; before that SIGTERM would end it
+wait_for "the stubborn one asleep" asleep "$STUBBORN"
 out=$("$OOMLAB" ps --kill "$STUBBORN" --yes --grace 300ms $K 2>&1); rc=$?
-[ $rc -eq 0 ] && has "$out" "with SIGKILL" && has "$out" "1.00 GiB freed" && ! kill -0 "$STUBBORN" 2>/dev/null
+[ $rc -eq 0 ] && has "$out" "with SIGKILL" && has "$out" "1.00 GiB freed" && poll ended "$STUBBORN"
 check "kill escalates to SIGKILL after --grace" $? "rc=$rc" "$out"
 unset OOMLAB_FAKE_NVML_REAP
 rm -f "$D/procs/$ORPHAN" "$D/procs/$STUBBORN"
@@ -240,10 +238,8 @@ print('fine')" <<<"$out" 2>&1)
 # (each change waits until watch has printed a sample that shows it: on a
 # loaded machine, or under ASan, fixed sleeps let watch miss the 25 GiB or
 # take Ctrl-C before its handler is set)
-seen_used() { # BYTES: the latest sample shows GPU 0 at BYTES used, within 30 s
-  for _ in $(seq 300); do
-    tail -n 1 "$T/peak.jsonl" 2>/dev/null | grep -q "\"used_bytes\": *$1[,}]" && return 0; sleep 0.1
-  done; return 1; }
+last_used() { tail -n 1 "$T/peak.jsonl" 2>/dev/null | grep -q "\"used_bytes\": *$1[,}]"; }
+seen_used() { WAIT_S=30 wait_for "watch to show $1 bytes used" last_used "$1"; } # BYTES
 "$OOMLAB" watch --interval 20ms --json --gpu 0 > "$T/peak.jsonl" & W=$!
 seen_used $((536870912 + 8 * GIB)); hold "$HEALTHY" 0 $((20 * GIB))
 seen_used $((536870912 + 25 * GIB)); hold "$HEALTHY" 0 $((3 * GIB))
@@ -296,7 +292,7 @@ check "watch: a file that fills up stops it, no half row" $? "rc=$rc" "$out" "la
 "$OOMLAB" watch --interval 10ms --csv "$T/term.csv" >/dev/null & W=$!
 # a data row means it is sampling (its handlers are set): a fixed 0.3 s was
 # not always enough under ASan on a loaded machine
-for _ in $(seq 300); do grep -q '^20' "$T/term.csv" 2>/dev/null && break; sleep 0.1; done
+WAIT_S=30 wait_line "$T/term.csv" '^20'
 kill -TERM $W; wait $W; rc=$?
 [ $rc -eq 0 ] && grep -q '^# end: ' "$T/term.csv"; check "watch: SIGTERM finishes the CSV and exits 0" $? "rc=$rc"
 out=$("$OOMLAB" watch --interval 5ms 2>&1); rc=$?

@@ -60,7 +60,7 @@ threading.Timer(60, s.shutdown).start()
 s.serve_forever()
 PY
 srv=$!
-for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
+wait_for "the server's port" nonempty "$port_file"
 P=$(cat "$port_file")
 bait="<img src=\"http://127.0.0.1:$P/img\"><script>alert(1)</script></svg><link rel=stylesheet href=http://127.0.0.1:$P/css>"
 printf "x: '%s'\n" "$bait" > cfg.yaml
@@ -69,7 +69,9 @@ printf "x: '%s'\n" "$bait" > cfg.yaml
 dom "$PWD/page.html" hostile
 printf '<!DOCTYPE html><img src="http://127.0.0.1:%s/control">' "$P" > control.html
 browser control.err --dump-dom "file://$PWD/control.html" > /dev/null
-sleep 0.5
+# the server takes requests in turn: once the control page's is in, any the
+# hostile page made (it was loaded first) is too
+poll has_line "$reqs" '^/control$'
 check report.control-page-is-seen grep -q '^/control$' "$reqs"
 check report.hostile-no-request test "$(grep -vc '^/control$' "$reqs")" -eq 0
 check report.hostile-no-active-element test "$(grep -c '^element ' hostile)" -eq 0

@@ -246,7 +246,7 @@ done
 # labelled, and still not written as the run's peak
 rm -f card/procs/$OTHER
 OOMLAB_NVML_LIBRARY="$OOMLAB_BUILD/fakes/libnvidia-ml.so.1" OOMLAB_FAKE_NVML_DIR=$PWD/card \
-  "$OOMLAB" run -q --id rise --interval 50ms -- sh -c 'sleep 0.3; printf "0 2147483648\n" > card/procs/.t; mv card/procs/.t "card/procs/$1"; sleep 0.4; rm -f "card/procs/$1"' sh "$OTHER" 2>err.txt
+  "$OOMLAB" run -q --id rise --interval 50ms -- sh -c 'sleep 1; printf "0 2147483648\n" > card/procs/.t; mv card/procs/.t "card/procs/$1"; sleep 1; rm -f "card/procs/$1"' sh "$OTHER" 2>err.txt
 check run.device-wide-rise-peak-unknown test "$(csv_field runs.csv rise peak_reserved_GB),$(csv_field runs.csv rise peak_source)" = ","
 check run.device-wide-rise-columns test "$(csv_field runs.csv rise device_peak_GB),$(csv_field runs.csv rise device_used_start_GB)" = "2.50,0.50"
 check run.device-wide-rise-estimate grep -q 'peak 2.50 GiB, 512.00 MiB in use at the start (a rise of 2.00 GiB: the run.s own only if nothing else on the GPU changed)' err.txt

@@ -137,7 +137,7 @@ check run.fsize-ledger-legend grep -q 'could not write the row (full disk' tbl.t
 # --- kill -9 of oomlab: the child does not live on under PID 1 ---
 fresh kill9
 "$OOMLAB" run -q --id k9 -- sh -c 'echo pid=$$; exec sleep 60' 2>/dev/null & pid=$!
-wait_for logs/k9.log 'pid='
+wait_line logs/k9.log 'pid='
 cpid=$(sed -n 's/^pid=//p' logs/k9.log)
 kill -KILL "$pid"; wait "$pid" 2>/dev/null
 check run.kill9-child-dies gone "$cpid"
@@ -146,16 +146,19 @@ reap "$cpid"
 # --- SIGQUIT is caught like SIGTERM: forwarded, the row written ---
 fresh quit
 "$OOMLAB" run -q --id q -- "$SIM" --steps 300 --sleep-ms 20 2>/dev/null & pid=$!
-wait_for logs/q.log 'step=2'
+wait_line logs/q.log 'step=2'
 kill -QUIT "$pid"; wait "$pid"; rc=$?
 check run.sigquit-131 test "$rc" -eq 131
 check run.sigquit-row grep -q '^q,.*interrupted (SIGQUIT)' runs.csv
 
 # --- a signal while the finished log is read back: the row is still written ---
 fresh readback
-"$OOMLAB" run -q --id rb -- sh -c "$SIM --flood $((512 << 20)); touch child-done" 2>/dev/null & pid=$!
-for _ in $(seq 300); do [ -f child-done ] && break; sleep 0.05; done
-sleep 0.4 # the child has exited; oomlab is reading 512 MiB of log back
+"$OOMLAB" run -q --id rb -- sh -c "$SIM --flood $((512 << 20)); echo \$\$ > child-done" 2>/dev/null & pid=$!
+# until oomlab has reaped the child (it then reads 512 MiB of log back): a
+# fixed 0.4 s after child-done assumed it had
+WAIT_S=30 wait_for "the child's pid in child-done" nonempty child-done
+chpid=$(cat child-done)
+wait_for "the child reaped" eval '[ ! -e "/proc/$chpid" ]'
 kill -TERM "$pid"; wait "$pid"; rc=$?
 check run.readback-signal-row test "$(csv_field runs.csv rb exit_status)" = 0
 check run.readback-signal-exit test "$rc" -eq 0

@@ -56,7 +56,7 @@ check run.sheet-row-appended test "$("$OOMLAB" table --json | python3 -c 'import
 fresh killed
 "$OOMLAB" run -q --id long -- sh -c 'echo $$ > child.pid; exec sleep 30' 2>/dev/null &
 pid=$!
-for _ in $(seq 50); do grep -q '^long,' runs.csv 2>/dev/null && break; sleep 0.1; done
+wait_line runs.csv '^long,'
 check run.placeholder-while-running test "$("$OOMLAB" table --json | python3 -c 'import json,sys; r=json.load(sys.stdin)["runs"]; print(len(r), r[0]["state"])')" = "1 running"
 # diagnose RUN_ID says a run is not done, in table's words (text and JSON)
 check run.running-diagnose-said sh -c '"$0" diagnose long | grep -q "^run long: running: oomlab is still recording it"' "$OOMLAB"
@@ -274,7 +274,7 @@ fresh runend
 check run.timeout-diagnose-said grep -q '^run slow: timeout: --timeout stopped it' <("$OOMLAB" diagnose slow)
 check run.timeout-diagnose-json test "$("$OOMLAB" diagnose --json slow | python3 -c 'import json,sys; print(json.load(sys.stdin)["logs"][0]["run_end"])')" = timeout
 "$OOMLAB" run -q --id intr -- sh -c 'echo started; exec sleep 10' >/dev/null 2>&1 & pid=$!
-for _ in $(seq 100); do grep -q started logs/intr.log 2>/dev/null && break; sleep 0.1; done
+wait_line logs/intr.log started
 kill -TERM "$pid"; wait "$pid"
 check run.interrupted-diagnose-said grep -q '^run intr: interrupted (SIGTERM): oomlab got this signal' <("$OOMLAB" diagnose intr)
 "$OOMLAB" run -q --id self -- sh -c 'echo hi' >/dev/null 2>&1

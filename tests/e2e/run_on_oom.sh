@@ -83,10 +83,9 @@ exec sleep 30
 S
 chmod +x hang.sh
 "$OOMLAB" run -q --set device_batch_size=16 --on-oom halve-batch -- ./hang.sh {config} >out 2>err & pid=$!
-for _ in $(seq 100); do grep -q oom-said logs/run001.log 2>/dev/null && break; sleep 0.1; done
+wait_line logs/run001.log oom-said
 kill -TERM "$pid"
-for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; sleep 0.2; }
+wait_for "oomlab to end on SIGTERM" ended "$pid" || kill -KILL "$pid"
 wait "$pid"; rc=$?
 check onoom.interrupted-exit143 test "$rc" -eq 143
 check onoom.interrupted-no-attempt2 test ! -e logs/run002.log

@@ -52,7 +52,10 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=2m tmpfs mnt 2>/dev/null; then
   # said while the command still runs, not when it ends: the log's failure
   # at once, and the 'running' row that a full disk refuses before it starts
   "$OOMLAB" run -q --dir mnt/new --id full3 -- sh -c 'head -c 3000000 /dev/zero; echo; sleep 3' 2>err3.txt & pid=$!
-  sleep 1.5
+  # until both are said (a fixed 1.5 s assumed they were by then); the child
+  # still sleeps, so "at once" is checked by its being alive after
+  poll has_line err3.txt 'the log stops at [0-9]* bytes: No space left on device'
+  poll has_line err3.txt "full3: the 'running' row was not written"
   check run.disk-full-said-at-once grep -q 'the log stops at [0-9]* bytes: No space left on device' err3.txt
   check run.disk-full-placeholder-said grep -q "full3: the 'running' row was not written" err3.txt
   check run.disk-full-still-running kill -0 "$pid"

@@ -19,7 +19,7 @@ group_child() {
 
 fresh sigint
 start intr -- bash -c "$(declare -f group_child); group_child INT"
-wait_for logs/intr.log ready-grand
+wait_line logs/intr.log ready-grand
 kill -INT "$pid"; wait "$pid"; rc=$?
 check run.sigint-exit-like-child test "$rc" -eq 0  # the child trapped it and exited 0
 check run.sigint-child-got-it grep -q child-got-INT logs/intr.log
@@ -32,13 +32,13 @@ check run.sigint-leftover-note grep -Eq '[0-9]+ leftover process(es)? of the gro
 # (a shell's background job ignores SIGINT by POSIX rule, so the grandchild
 # is checked with SIGTERM, which reaches it only through the group)
 start grp -- bash -c "$(declare -f group_child); group_child TERM"
-wait_for logs/grp.log ready-grand
+wait_line logs/grp.log ready-grand
 kill -TERM "$pid"; wait "$pid"; rc=$?
 check run.sigterm-grandchild-got-it grep -q grandchild-got-TERM logs/grp.log
 check run.sigint-ledger-interrupted grep -q 'interrupted (SIGINT)' runs.csv
 
 start sim -- "$SIM" --steps 100000 --sleep-ms 20
-wait_for logs/sim.log 'step=2'
+wait_line logs/sim.log 'step=2'
 kill -INT "$pid"; wait "$pid"; rc=$?
 check run.sigint-130 test "$rc" -eq 130
 check run.sigint-keyboardinterrupt grep -q KeyboardInterrupt logs/sim.log
@@ -47,7 +47,7 @@ check run.sigint-row-note grep -q '^sim,.*interrupted (SIGINT)' runs.csv
 
 fresh sigterm
 start term -- "$SIM" --steps 100000 --sleep-ms 20
-wait_for logs/term.log 'step=2'
+wait_line logs/term.log 'step=2'
 t0=$(date +%s%N); kill -TERM "$pid"; wait "$pid"; rc=$?; t1=$(date +%s%N)
 check run.sigterm-143 test "$rc" -eq 143
 check run.sigterm-row grep -q '^term,.*interrupted (SIGTERM)' runs.csv
@@ -56,14 +56,14 @@ check run.sigterm-log-kept grep -q 'step=2' logs/term.log
 
 # A child that ignores SIGTERM is killed after --grace.
 start stubborn --grace 500ms -- "$SIM" --steps 100000 --sleep-ms 20 --ignore-term
-wait_for logs/stubborn.log 'step=2'
+wait_line logs/stubborn.log 'step=2'
 kill -TERM "$pid"; wait "$pid"; rc=$?
 check run.grace-sigkill-137 test "$rc" -eq 137
 check run.grace-note grep -q '^stubborn,.*group killed after the grace period' runs.csv
 
 # A second Ctrl-C kills at once, without waiting for the grace period.
 start twice --grace 60s -- "$SIM" --steps 100000 --sleep-ms 20 --ignore-term
-wait_for logs/twice.log 'step=2'
+wait_line logs/twice.log 'step=2'
 t0=$(date +%s%N); kill -TERM "$pid"; sleep 0.2; kill -INT "$pid"; wait "$pid"; rc=$?; t1=$(date +%s%N)
 check run.second-signal-kills test "$rc" -eq 137 -a $(( (t1 - t0) / 1000000 )) -lt 5000
 
@@ -73,15 +73,17 @@ check run.second-signal-kills test "$rc" -eq 137 -a $(( (t1 - t0) / 1000000 )) -
 # The second Ctrl-C's SIGKILL is not then reported as leftovers getting
 # "SIGTERM, SIGKILL after 60s", and the row says the kill was asked for.
 start hint --grace 60s -- sh -c 'trap "" INT; (while :; do sleep 0.05; done) & echo ready; while :; do sleep 0.05; done'
-wait_for logs/hint.log ready
-kill -INT "$pid"; sleep 1.6; cp hint.err hint1.err; kill -INT "$pid"; wait "$pid"; rc=$?
+wait_line logs/hint.log ready
+# until the hint is said (a second after the first Ctrl-C; a fixed 1.6 s
+# assumed it was by then), and before the second Ctrl-C
+kill -INT "$pid"; poll has_line hint.err 'still running after SIGINT'; cp hint.err hint1.err; kill -INT "$pid"; wait "$pid"; rc=$?
 check run.sigint-still-running-said grep -q '^oomlab run: the command is still running after SIGINT: SIGKILL to its group in 59s (Ctrl-C again kills it now)$' hint1.err
 check run.sigint-twice-137 test "$rc" -eq 137
 check run.sigint-twice-no-leftover-talk sh -c '! grep -q "SIGTERM, SIGKILL after" hint.err'
 check run.sigint-twice-row grep -q '^hint,.*interrupted (SIGINT); killed by SIGKILL; group killed at once by a second signal' runs.csv
 # A command that stops at once hears nothing more.
 start quick -- "$SIM" --steps 100000 --sleep-ms 20
-wait_for logs/quick.log 'step=2'
+wait_line logs/quick.log 'step=2'
 kill -INT "$pid"; wait "$pid"
 check run.sigint-quick-no-hint sh -c '! grep -q "still running after" quick.err'
 
@@ -91,12 +93,12 @@ check run.sigint-quick-no-hint sh -c '! grep -q "still running after" quick.err'
 fresh sighup
 hup_child() { sh -c 'echo ready; sleep 1; grep SigIgn /proc/self/status; echo finished'; }
 start hup -- bash -c "$(declare -f hup_child); hup_child"
-wait_for logs/hup.log ready
+wait_line logs/hup.log ready
 kill -HUP "$pid"; wait "$pid"; rc=$?
 check run.sighup-129 test "$rc" -eq 129
 check run.sighup-row grep -q 'interrupted (SIGHUP)' <<<"$(csv_field runs.csv hup notes)"
 nohup "$OOMLAB" run -q --id nohup -- bash -c "$(declare -f hup_child); hup_child" >/dev/null 2>nohup.err & pid=$!
-wait_for logs/nohup.log ready
+wait_line logs/nohup.log ready
 kill -HUP "$pid"; wait "$pid"; rc=$?
 check run.nohup-sighup-ignored test "$rc" -eq 0
 check run.nohup-run-finished grep -q finished logs/nohup.log
@@ -108,14 +110,12 @@ check run.nohup-child-ignores-sighup grep -Eq 'SigIgn:.*[13579bdf]$' logs/nohup.
 # Ctrl-Z does not reach: it has a group of its own) and then oomlab; when
 # oomlab is continued (fg, bg: SIGCONT), so is the group. Not an interruption.
 fresh sigtstp
-pstate() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
-wait_state() { for _ in $(seq 30); do [ "$(pstate "$1")" = "$2" ] && return 0; sleep 0.1; done; return 1; }
 start tstp --timeout 20s -- sh -c 'echo pid=$$; i=0; while [ $i -lt 60 ]; do echo tick$i; echo tick$i >> ticks.txt; i=$((i+1)); sleep 0.1; done; echo finished'
-wait_for logs/tstp.log tick1
+wait_line logs/tstp.log tick1
 cpid=$(sed -n 's/^pid=//p' logs/tstp.log)
 kill -TSTP "$pid"
-check run.sigtstp-oomlab-stopped wait_state "$pid" T
-check run.sigtstp-command-stopped wait_state "$cpid" T
+check run.sigtstp-oomlab-stopped poll in_state "$pid" T
+check run.sigtstp-command-stopped poll in_state "$cpid" T
 n1=$(grep -c tick ticks.txt); sleep 0.5; n2=$(grep -c tick ticks.txt)
 check run.sigtstp-command-paused test "$n1" -eq "$n2"
 kill -CONT "$pid"; wait "$pid"; rc=$?

@@ -45,10 +45,9 @@ check "watch: a regular --prom file is replaced (mode 0644 less umask), a new --
 
 # the path becomes a symlink while watch runs: stop, do not write through it
 "$OOMLAB" watch --interval 50ms --prom "$O/live.prom" >/dev/null 2>"$O/live.err" & W=$!; PIDS+=("$W")
-for _ in $(seq 100); do [ -f "$O/live.prom" ] && break; sleep 0.05; done
+wait_for "watch's first --prom file" test -f "$O/live.prom"
 ln -s victim "$O/swap" && mv -T "$O/swap" "$O/live.prom"
-for _ in $(seq 100); do kill -0 "$W" 2>/dev/null || break; sleep 0.05; done
-kill -0 "$W" 2>/dev/null && { kill -9 "$W"; bad "watch stopped after the swap"; }
+poll ended "$W" || { kill -9 "$W"; bad "watch stopped after the swap"; }
 wait "$W"; rc=$?
 err=$(cat "$O/live.err")
 [ $rc -eq 3 ] && has "$err" "is a symbolic link" && [ -L "$O/live.prom" ] && [ "$(cat "$O/victim")" = precious ]

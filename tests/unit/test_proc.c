@@ -18,35 +18,42 @@
 #include <unistd.h>
 
 #include "sys/proc.h"
+#include "wait_until.h"
 
 static pid_t child, grandchild;
 static int pipefd[2];
 
-/* Until pid has exec'd comm (up to 10 s): a fixed 100 ms was not always
- * enough on a loaded machine, and the tests then read the forked copy of
- * this binary instead of sleep. */
+struct exec_wait {
+    pid_t pid;
+    const char *comm;
+};
+
+static bool has_exec(void *ctx)
+{
+    const struct exec_wait *w = ctx;
+    char path[64], args[64], got[32] = "";
+    snprintf(path, sizeof path, "/proc/%ld/comm", (long)w->pid);
+    snprintf(args, sizeof args, "/proc/%ld/cmdline", (long)w->pid);
+    FILE *f = fopen(path, "r");
+    if (f && !fgets(got, sizeof got, f)) got[0] = '\0';
+    if (f) fclose(f);
+    /* the kernel renames the process before the new program's arguments
+     * are in place: cmdline reads empty in between (seen under load:
+     * "[sleep]" for "sleep 30"), so wait for both */
+    f = fopen(args, "r");
+    int arg0 = f ? fgetc(f) : EOF;
+    if (f) fclose(f);
+    size_t n = strlen(w->comm);
+    return !strncmp(got, w->comm, n) && got[n] == '\n' && arg0 != EOF && arg0 != '\0';
+}
+
+/* Until pid has exec'd comm (wait_until: up to 10 s): a fixed 100 ms was
+ * not always enough on a loaded machine, and the tests then read the
+ * forked copy of this binary instead of sleep. */
 static int wait_exec(pid_t pid, const char *comm)
 {
-    char path[64], args[64], got[32] = "";
-    snprintf(path, sizeof path, "/proc/%ld/comm", (long)pid);
-    snprintf(args, sizeof args, "/proc/%ld/cmdline", (long)pid);
-    for (int i = 0; i < 1000; i++) {
-        FILE *f = fopen(path, "r");
-        if (f && !fgets(got, sizeof got, f)) got[0] = '\0';
-        if (f) fclose(f);
-        /* the kernel renames the process before the new program's
-         * arguments are in place: cmdline reads empty in between (seen
-         * under load: "[sleep]" for "sleep 30"), so wait for both */
-        f = fopen(args, "r");
-        int arg0 = f ? fgetc(f) : EOF;
-        if (f) fclose(f);
-        if (!strncmp(got, comm, strlen(comm)) && got[strlen(comm)] == '\n' && arg0 != EOF &&
-            arg0 != '\0')
-            return 0;
-        struct timespec t = {0, 10 * 1000000L};
-        nanosleep(&t, NULL);
-    }
-    return -1;
+    struct exec_wait w = {pid, comm};
+    return wait_until(has_exec, &w) ? 0 : -1;
 }
 
 /* child: forks a grandchild that sleeps, reports its pid, then sleeps. */
@@ -86,21 +93,32 @@ static int teardown(void **state)
     return 0;
 }
 
+struct state_wait {
+    pid_t pid;
+    struct proc_info pi;
+    int rc; /* proc_read's last answer */
+};
+
+static bool read_asleep(void *ctx)
+{
+    struct state_wait *w = ctx;
+    struct oomlab_err err;
+    w->rc = proc_read(w->pid, &w->pi, &err);
+    return w->rc != 0 || w->pi.state == 'S';
+}
+
 static void test_read_child(void **state)
 {
     (void)state;
-    struct proc_info pi;
-    struct oomlab_err err;
     /* Right after exec the new program may still be paging itself in
      * ('D') or running ('R'): CI on a loaded machine once read neither S
      * nor R. sleep settles in 'S' once it reaches nanosleep, so wait for
-     * that (up to 10 s) and check the letter read is the kernel's. */
-    for (int i = 0; i < 1000; i++) {
-        assert_int_equal(proc_read(grandchild, &pi, &err), 0);
-        if (pi.state == 'S') break;
-        struct timespec t = {0, 10 * 1000000L};
-        nanosleep(&t, NULL);
-    }
+     * that (wait_until: up to 10 s) and check the letter read is the
+     * kernel's. */
+    struct state_wait w = {.pid = grandchild};
+    wait_until(read_asleep, &w);
+    assert_int_equal(w.rc, 0);
+    struct proc_info pi = w.pi;
     assert_int_equal(pi.state, 'S');
     assert_int_equal(pi.ppid, child);
     assert_string_equal(pi.cmdline, "sleep 30");
@@ -186,6 +204,16 @@ static void test_missing_pid(void **state)
 /* A worker's rank and torchelastic attempt, from the environment its
  * launcher gave it (the variables torchrun sets: RANK, WORLD_SIZE,
  * TORCHELASTIC_RESTART_COUNT). */
+static bool has_environ(void *ctx)
+{
+    char path[64], c;
+    snprintf(path, sizeof path, "/proc/%ld/environ", (long)*(pid_t *)ctx);
+    int fd = open(path, O_RDONLY);
+    ssize_t n = fd >= 0 ? read(fd, &c, 1) : -1;
+    if (fd >= 0) close(fd);
+    return n == 1;
+}
+
 static pid_t spawn_env(char *const envp[])
 {
     pid_t pid = fork();
@@ -198,15 +226,7 @@ static pid_t spawn_env(char *const envp[])
      * kernel sets env_start after the name), so wait for both: with comm
      * alone a loaded machine read rank -1 here (1 run in 12 under nice 19). */
     if (wait_exec(pid, "sleep") < 0) return pid;
-    char path[64], c;
-    snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
-    for (int i = 0; i < 1000; i++) {
-        int fd = open(path, O_RDONLY);
-        ssize_t n = fd >= 0 ? read(fd, &c, 1) : -1;
-        if (fd >= 0) close(fd);
-        if (n == 1) break;
-        usleep(10000);
-    }
+    wait_until(has_environ, &pid);
     return pid;
 }
 

@@ -24,6 +24,7 @@
 #include "sys/child.h"
 #include "sys/echo.h"
 #include "sys/fsutil.h"
+#include "wait_until.h"
 
 static char dir[] = "/tmp/oomlab-unit-XXXXXX";
 
@@ -251,21 +252,21 @@ static void keep_notice(const char *msg, void *ctx)
     snprintf(said, sizeof said, "%s", msg);
 }
 
-static bool pid_gone(pid_t pid)
+/* no such process, or a zombie (init has not reaped it yet) */
+static bool ended(void *ctx)
 {
     char path[64], stat[256] = "";
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    for (int i = 0; i < 30; i++) {
-        FILE *f = fopen(path, "r");
-        if (!f) return true;
-        bool got = fgets(stat, sizeof stat, f) != NULL;
-        fclose(f);
-        const char *paren = strrchr(stat, ')');
-        if (!got || (paren && paren[2] == 'Z')) return true;
-        usleep(100000);
-    }
-    return false;
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)*(pid_t *)ctx);
+    FILE *f = fopen(path, "r");
+    if (!f) return true;
+    bool got = fgets(stat, sizeof stat, f) != NULL;
+    fclose(f);
+    const char *paren = strrchr(stat, ')');
+    return !got || (paren && paren[2] == 'Z');
 }
+
+/* the process ends within wait_until's bound (10 s; was 3 s) */
+static bool pid_gone(pid_t pid) { return wait_until(ended, &pid); }
 
 /* What the child leaves in its group is signalled and said: one holding
  * the pipe after --grace, one that ignores SIGTERM killed after another. */

@@ -4,6 +4,7 @@
 # exit), and the tap-like helpers. Source it first; then write $D/gpus.
 set -u
 : "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
+. "$(dirname "${BASH_SOURCE[0]}")/wait.bash"
 export LC_ALL=C NO_COLOR=1
 FAKES=$OOMLAB_BUILD/fakes
 T=$(mktemp -d)

@@ -2,6 +2,7 @@
 # scratch directory.
 set -u
 : "${OOMLAB:?}" "${OOMLAB_BUILD:?}" "${OOMLAB_ROOT:?}"
+. "$(dirname "${BASH_SOURCE[0]}")/wait.bash"
 SIM="$OOMLAB_BUILD/fakes/simtrain"
 # No real GPU in these tests, even on a machine that has one: NVML is the
 # fake library where a test asks for it, and absent otherwise.
