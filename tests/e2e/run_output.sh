@@ -100,6 +100,10 @@ check run.failtail-long-line-word grep -q "the log's last line: …word189 word1
 check run.failtail-line-at-read-start grep -q "the log's last line: w000 w001 .* \.\.\.$" err.txt
 "$OOMLAB" run -q --id f11 -- sh -c 'printf "zzzz "; i=0; while [ $i -lt 819 ]; do printf "w%03d " $i; i=$((i+1)); done; printf "\n"; exit 1' 2>err.txt
 check run.failtail-word-at-read-start grep -q "the log's last line: …w000 w001 .* \.\.\.$" err.txt
+# ... but a last line the read starts at (4095 bytes and its newline, a
+# line break just before them) is whole: its first word is said (fuzz24)
+"$OOMLAB" run -q --id f12 -- sh -c 'echo first; printf "alpha "; head -c 4089 /dev/zero | tr "\\0" y; echo; exit 1' 2>err.txt
+check run.failtail-line-at-read-start-long grep -q "the log's last line: alpha yyy.* \.\.\.$" err.txt
 "$OOMLAB" run -q --id f3 -- sh -c 'echo fine' 2>err.txt
 check run.failtail-not-clean-exit test "$(grep -c "last line" err.txt)" -eq 0
 "$OOMLAB" run --id f4 -- sh -c 'echo shown; exit 1' >/dev/null 2>err.txt

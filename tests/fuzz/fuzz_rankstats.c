@@ -9,7 +9,9 @@
  * ahead); where the first line names it the two agree on the ranks. A
  * line that names srun makes the whole text name it; a label that names
  * no rank (msg_prefix_unlabel) leaves no label, and a body within the
- * line. */
+ * line. run's read ahead (run_names_srun: msg_names_srun_chunk over the log
+ * read in chunks, a chunk's last bytes carried into the next) names srun
+ * iff the whole text does, whatever the buffer's size. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,8 +93,40 @@ static uint64_t one_pass(const uint8_t *data, size_t size, bool srun_ahead, cons
     return sum;
 }
 
+/* run_names_srun's loop (sys/runexec.c) over the text read in pieces of a
+ * buffer of bufsz bytes (the real one 64 KiB + 16), as fread hands them out:
+ * short only at the end, where a request for more than is left also sets
+ * feof. msg_names_srun_chunk carries a chunk's last bytes into the next. */
+static bool srun_in_chunks(const char *text, size_t size, size_t bufsz)
+{
+    char buf[96];
+    size_t keep = 0, n, pos = 0;
+    bool named = false, carried = false;
+    do {
+        size_t want = bufsz - keep, left = size - pos;
+        n = want < left ? want : left;
+        memcpy(buf + keep, text + pos, n);
+        pos += n;
+        size_t have = keep + n;
+        bool last = n == 0 || want > left;
+        keep = msg_names_srun_chunk(buf, have, carried, last, &named);
+        if (keep > have || (last && keep)) __builtin_trap();
+        memmove(buf, buf + have - keep, keep);
+        carried = carried || have > keep;
+    } while (!named && n > 0);
+    return named;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* the log read ahead in chunks names srun iff the whole text does (left25) */
+    bool whole = msg_names_srun((const char *)data, size);
+    for (size_t bufsz = 17; bufsz <= 96; bufsz += size ? 1 + data[size - 1] % 13 : 79)
+        if (srun_in_chunks((const char *)data, size, bufsz) != whole) {
+            fprintf(stderr, "the whole text %s srun, read in chunks of a %zu-byte buffer it %s\n",
+                    whole ? "names" : "does not name", bufsz, whole ? "does not" : "does");
+            __builtin_trap();
+        }
     struct oom_report rep;
     bool scanned = scan_text((const char *)data, size, &rep, NULL) == 0;
     uint64_t stream = one_pass(data, size, false, scanned ? &rep : NULL);

@@ -16,7 +16,10 @@
  * backtick (one that opens with none); msg_classify answers for a line with
  * typographic apostrophes (U+2019) in its contractions what it answers for
  * the line with them made straight, each such apostrophe between letters
- * (the copy made here, not msg.c's). An event's rank read from
+ * (the copy made here, not msg.c's); stage_convert_first_line ("return
+ * t.to(" ending the line) holds that text and answers the same without the
+ * blanks that end the line, and stage_torch_module_frame,
+ * stage_train_loop_frame and stage_render_call read within it. An event's rank read from
  * torchelastic's Root Cause record (rank_from_table) is a rank. */
 #include <ctype.h>
 #include <stdbool.h>
@@ -180,6 +183,16 @@ static void line_readers(const char *p, size_t len, const char *above, size_t an
         int frame = stage_julia_frame(line, len, &st);
         if (frame != 0 && (frame != 1 || (unsigned)st >= OOM_STAGE_COUNT)) __builtin_trap();
         code_and_apostrophes(line, len);
+        /* the frame/code pairs' one-line readers (left25's convert line
+         * under torch's nn.Module header, open38's renderer in a training
+         * loop): a convert first line is one whatever blanks end it */
+        if (stage_convert_first_line(line, len) && !memmem(line, len, "return t.to(", 12)) __builtin_trap();
+        size_t t = len;
+        while (t && (line[t - 1] == ' ' || line[t - 1] == '\r')) t--;
+        if (stage_convert_first_line(line, len) != stage_convert_first_line(line, t)) __builtin_trap();
+        (void)stage_torch_module_frame(line, len);
+        (void)stage_train_loop_frame(line, len);
+        (void)stage_render_call(line, len);
     }
     free(line);
     free(up);
