@@ -3576,8 +3576,35 @@ static const struct {
     {"preprocess_logits_for_metrics", OOM_STAGE_DATA, OOM_STAGE_UNKNOWN},
 };
 
+/* left26: the same for any called name whose word parts hold both passes,
+ * in any order or with parts between ("forward_and_backward(",
+ * "backward_and_forward("): its "_backward(" is no backward cue. */
+static bool part_at(const char *text, size_t p, size_t end, const char *word)
+{
+    size_t n = strlen(word);
+    return p + n <= end && !strncasecmp(text + p, word, n) && (p + n == end || !isalpha((unsigned char)text[p + n]));
+}
+
+static bool both_pass_call(const char *text, size_t len)
+{
+    for (size_t i = 1; i < len; i++) {
+        if (text[i] != '(' || !ident(text[i - 1])) continue;
+        size_t b = i;
+        while (b && ident(text[b - 1])) b--;
+        bool fwd = false, bwd = false;
+        for (size_t p = b; p < i; p++) {
+            if (p > b && text[p - 1] != '_') continue;
+            fwd |= part_at(text, p, i, "forward");
+            bwd |= part_at(text, p, i, "backward");
+        }
+        if (fwd && bwd) return true;
+    }
+    return false;
+}
+
 static unsigned false_friend_bits(const char *text, size_t len, unsigned bits)
 {
+    if (both_pass_call(text, len)) bits &= ~(1u << OOM_STAGE_BACKWARD);
     for (size_t i = 0; i < sizeof false_friends / sizeof false_friends[0]; i++) {
         size_t k = strlen(false_friends[i].word);
         for (const char *p = memmem(text, len, false_friends[i].word, k); p;
@@ -3708,9 +3735,16 @@ static unsigned pass_call_bits(const char *text, size_t len)
         for (size_t q = 0; q < sizeof passes / sizeof passes[0]; q++) {
             size_t k = strlen(passes[q].part), o = strlen(passes[q].other);
             if (i - b <= k || memcmp(text + b, passes[q].part, k)) continue;
-            if (i - b - k >= o && !strncasecmp(text + b + k, passes[q].other, o) &&
-                (i - b - k == o || !isalpha((unsigned char)text[b + k + o])))
-                continue;
+            /* a name holding both passes names neither: any later word
+             * part that is the other pass ("forward_backward_func(",
+             * "forward_and_backward(") */
+            bool both = false;
+            for (size_t p = b + k; p + o <= i && !both; p++) {
+                if (p > b + k && text[p - 1] != '_') continue;
+                both = !strncasecmp(text + p, passes[q].other, o) &&
+                       (p + o == i || !isalpha((unsigned char)text[p + o]));
+            }
+            if (both) continue;
             /* the name's other parts keep their stage: "self._forward_generate("
              * (EasyLM's sampler, heldout24 h24-65) generates */
             bits |= 1u << passes[q].stage | stage_name_bits(text + b, i - b);

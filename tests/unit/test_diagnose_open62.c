@@ -43,6 +43,14 @@ static void test_pass_named_call_line(void **state)
      * only starts with the letters, a definition */
     assert_false(line_bits("    losses_reduced = forward_backward_func(") & BIT(OOM_STAGE_FORWARD));
     assert_false(line_bits("    losses_reduced = forward_backward_func(") & BIT(OOM_STAGE_BACKWARD));
+    /* the other pass in any later word part, not only the next one */
+    assert_false(line_bits("    loss = forward_and_backward(model, batch)") & BIT(OOM_STAGE_FORWARD));
+    assert_false(line_bits("    loss = forward_and_backward(model, batch)") & BIT(OOM_STAGE_BACKWARD));
+    assert_false(line_bits("    loss = backward_and_forward(model, batch)") & BIT(OOM_STAGE_BACKWARD));
+    assert_false(line_bits("    loss = backward_and_forward(model, batch)") & BIT(OOM_STAGE_FORWARD));
+    assert_false(line_bits("    loss = fwd_bwd(model, batch)") & (BIT(OOM_STAGE_FORWARD) | BIT(OOM_STAGE_BACKWARD)));
+    /* a part that only starts with the letters is no pass */
+    assert_true(line_bits("    out = forward_backwardsafe_hook(x)") & BIT(OOM_STAGE_FORWARD));
     assert_int_equal(line_bits("    reply = forwarding_rules(request)"), 0);
     assert_int_equal(line_bits("    def forward_step(self, batch):"), 0);
 }
