@@ -277,6 +277,15 @@ static void print_json(const struct diff *d)
         json_key(&j, "b");
         if (vb) json_str(&j, vb);
         else json_null(&j);
+        /* null is unset where the row recorded its env, unknown where it
+         * never did (a row under an older header): say which */
+        json_key(&j, "recorded");
+        json_obj_begin(&j);
+        json_key(&j, "a");
+        json_bool(&j, !env_not_recorded(d->a));
+        json_key(&j, "b");
+        json_bool(&j, !env_not_recorded(d->b));
+        json_obj_end(&j);
         json_obj_end(&j);
         free(va);
         free(vb);
