@@ -529,14 +529,35 @@ static int accumulator_intended(const struct py *p, size_t s, size_t name, int r
     int32_t func = p->t->stmts[s].func;
     size_t from = func < 0 ? 0 : (size_t)func + 1;
     size_t to = func < 0 ? p->t->n : p->t->stmts[func].body_end;
-    size_t elems[8], elem_end[8], nelems = 0; /* an element's name, and where it stops being one */
+    /* an element's name, and where it stops being one. Eight names at a
+     * time is more than one function takes out of one accumulator in the
+     * code read (one or two: `loss = losses[i]`, `for l in losses:`); a
+     * slot whose name has ended is reused, and a ninth live name makes no
+     * claim: the accumulator is taken as intended (no warning), not
+     * reported on a name that could not be followed. */
+    size_t elems[8], elem_end[8], nelems = 0;
     for (size_t k = from; k < to; k++) {
         const struct lint_stmt *st = &p->t->stmts[k];
         if (st->func != func) continue;
         long el = element_of(p, st, name);
-        if (el >= 0 && nelems < N_OF(elems)) {
-            elems[nelems] = (size_t)el;
-            elem_end[nelems++] = st->kind == LST_FOR ? st->body_end : to; /* a for's name: its body */
+        /* `x = model(y)` rebinds an element's name: it is no element from
+         * here on (a right side that reads x, `x = x * w`, keeps it one) */
+        if (st->kind == LST_SIMPLE && is_name(p, st->first) && is_op(p, st->first + 1, "=") && el < 0)
+            for (size_t j = 0; j < nelems; j++) {
+                if (k >= elem_end[j] || !text_eq(p, st->first, elems[j])) continue;
+                int reads = 0;
+                for (size_t i = st->first + 2; i < st->end && !reads; i++)
+                    reads = is_name(p, i) && !is_op(p, i - 1, ".") && text_eq(p, i, elems[j]);
+                if (!reads) elem_end[j] = k;
+            }
+        if (el >= 0) {
+            size_t slot = nelems;
+            for (size_t j = 0; j < nelems && slot == nelems; j++)
+                if (k >= elem_end[j]) slot = j;
+            if (slot == N_OF(elems)) return 1;
+            elems[slot] = (size_t)el;
+            elem_end[slot] = st->kind == LST_FOR ? st->body_end : to; /* a for's name: its body */
+            if (slot == nelems) nelems++;
         }
         int uses = 0, sink = returned_ok && (is(p, st->first, "return") || is(p, st->first, "yield"));
         for (size_t i = st->first; i < st->end; i++) {

@@ -202,6 +202,12 @@ static const struct rule_case rule_cases[] = {
      "import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
      "for l in losses:\n    l.backward()\n",
      "loss-accumulated"},
+    /* left26: a name rebound to a new value is no element from there on */
+    {"import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "loss = losses[0]\nprint(loss)\nloss = crit(model(x), y)\nloss.backward()\n",
+     "import torch\nfor i in r:\n    loss = crit(model(x), y)\n    losses.append(loss)\n"
+     "loss = losses[0]\nprint(loss)\nloss = loss * w\nloss.backward()\n",
+     "loss-accumulated"},
     {"m.eval()\nwith torch.no_grad():\n    m(x)\nfor b in d:\n    m(b).backward()\n",
      "m.eval()\nwith torch.no_grad():\n    m(x)\nm.train()\nfor b in d:\n    m(b).backward()\n",
      "eval-never-train"},
