@@ -1124,6 +1124,25 @@ static int loop_steps_back(const struct py *p, size_t loop)
 
 static long stmt_at(const struct py *p, size_t i);
 
+/* self.NAME( at i inside a class that defines a method NAME: that method
+ * (same-named methods of different classes are not one function), else -1
+ * (no self call, or the class has no such method: it may be inherited,
+ * and is matched by name). */
+static long self_method_def(const struct py *p, size_t i)
+{
+    if (i < 2 || !is_op(p, i - 1, ".") || !is(p, i - 2, "self") || (i > 2 && is_op(p, i - 3, "."))) return -1;
+    long s = stmt_at(p, i);
+    int32_t c = s < 0 ? -1 : p->t->stmts[s].parent;
+    while (c >= 0 && p->t->stmts[c].kind != LST_CLASS) c = p->t->stmts[c].parent;
+    if (c < 0) return -1;
+    for (size_t k = (size_t)c + 1; k < p->t->stmts[c].body_end; k++) {
+        if (p->t->stmts[k].kind != LST_DEF || p->t->stmts[k].parent != c) continue;
+        long n = linttree_def_name(p->t, k);
+        if (n >= 0 && text_eq(p, (size_t)n, i)) return (long)k;
+    }
+    return -1;
+}
+
 /* Does every use of the function def (a def of this file) call it where
  * gradients are off: `f(...)` or `self.f(...)` in a no_grad statement, in a
  * Lightning hook that runs without them, or in a function that is itself
@@ -1142,6 +1161,8 @@ static int called_only_without_grad(const struct py *p, size_t def, int depth)
         if (!is_op(p, i + 1, "(")) return 0;
         if (i > 0 && is_op(p, i - 1, ".") && !(i > 1 && is(p, i - 2, "self") && !(i > 2 && is_op(p, i - 3, "."))))
             return 0;
+        long m = self_method_def(p, i);
+        if (m >= 0 && (size_t)m != def) continue; /* another class's method of the name */
         long s = stmt_at(p, i);
         if (s < 0) return 0;
         const struct lint_stmt *st = &p->t->stmts[s];
@@ -1373,6 +1394,8 @@ static int already_reported(const struct py *p, size_t rule, size_t tok);
 /* The def named like the name token at i (a call of f() or self.f()), -1. */
 static long def_named(const struct py *p, size_t i)
 {
+    long m = self_method_def(p, i);
+    if (m >= 0) return m;
     for (size_t k = 0; k < p->t->n; k++) {
         if (p->t->stmts[k].kind != LST_DEF) continue;
         long n = linttree_def_name(p->t, k);

@@ -181,6 +181,17 @@ static const struct rule_case rule_cases[] = {
      "    def validation_step(self, b, i):\n        return self.eval_step(b)\n"
      "    def test_step(self, b, i):\n        with torch.no_grad():\n            return self.eval_step(b)\n",
      "eval-without-no-grad"},
+    /* left26: self.eval_step( in class B is B's method, not A's: A's
+     * eval_step is still called only from validation_step */
+    {"import torch\nclass A:\n    def eval_step(self, b):\n        return self.model(b)\n"
+     "    def validation_step(self, b, i):\n        return self.eval_step(b)\n"
+     "class B:\n    def eval_step(self, b):\n        return self.model(b)\n"
+     "    def other(self, b):\n        return self.eval_step(b)\n",
+     "import torch\nclass A:\n    def eval_step(self, b):\n        return self.model(b)\n"
+     "    def validation_step(self, b, i):\n        return self.eval_step(b)\n"
+     "class B:\n    @torch.no_grad()\n    def eval_step(self, b):\n        return self.model(b)\n"
+     "    def other(self, b):\n        return self.eval_step(b)\n",
+     "eval-without-no-grad"},
     /* a test_* function that trains through a helper of the file is
      * training, not evaluation (huggingface/accelerate
      * src/accelerate/test_utils/scripts/test_sync.py step_model) */
