@@ -3585,19 +3585,25 @@ static bool part_at(const char *text, size_t p, size_t end, const char *word)
     return p + n <= end && !strncasecmp(text + p, word, n) && (p + n == end || !isalpha((unsigned char)text[p + n]));
 }
 
+/* The name text[b..i) has both passes among its word parts. */
+static bool both_passes(const char *text, size_t b, size_t i)
+{
+    bool fwd = false, bwd = false;
+    for (size_t p = b; p < i; p++) {
+        if (p > b && text[p - 1] != '_') continue;
+        fwd |= part_at(text, p, i, "forward");
+        bwd |= part_at(text, p, i, "backward");
+    }
+    return fwd && bwd;
+}
+
 static bool both_pass_call(const char *text, size_t len)
 {
     for (size_t i = 1; i < len; i++) {
         if (text[i] != '(' || !ident(text[i - 1])) continue;
         size_t b = i;
         while (b && ident(text[b - 1])) b--;
-        bool fwd = false, bwd = false;
-        for (size_t p = b; p < i; p++) {
-            if (p > b && text[p - 1] != '_') continue;
-            fwd |= part_at(text, p, i, "forward");
-            bwd |= part_at(text, p, i, "backward");
-        }
-        if (fwd && bwd) return true;
+        if (both_passes(text, b, i)) return true;
     }
     return false;
 }
@@ -3721,9 +3727,9 @@ static bool container_constructor(const char *text, size_t len)
 static unsigned pass_call_bits(const char *text, size_t len)
 {
     static const struct {
-        const char *part, *other;
+        const char *part;
         enum oom_stage stage;
-    } passes[] = {{"forward_", "backward", OOM_STAGE_FORWARD}, {"backward_", "forward", OOM_STAGE_BACKWARD}};
+    } passes[] = {{"forward_", OOM_STAGE_FORWARD}, {"backward_", OOM_STAGE_BACKWARD}};
     unsigned bits = 0;
     for (size_t i = 1; i < len; i++) {
         if (text[i] != '(' || !ident(text[i - 1])) continue;
@@ -3732,19 +3738,12 @@ static unsigned pass_call_bits(const char *text, size_t len)
         /* "def forward_step(": a definition, no call */
         if (b >= 4 && !memcmp(text + b - 4, "def ", 4)) continue;
         while (b < i && text[b] == '_') b++;
+        /* a name holding both passes names neither ("forward_backward_func(",
+         * "forward_and_backward(") */
+        if (both_passes(text, b, i)) continue;
         for (size_t q = 0; q < sizeof passes / sizeof passes[0]; q++) {
-            size_t k = strlen(passes[q].part), o = strlen(passes[q].other);
+            size_t k = strlen(passes[q].part);
             if (i - b <= k || memcmp(text + b, passes[q].part, k)) continue;
-            /* a name holding both passes names neither: any later word
-             * part that is the other pass ("forward_backward_func(",
-             * "forward_and_backward(") */
-            bool both = false;
-            for (size_t p = b + k; p + o <= i && !both; p++) {
-                if (p > b + k && text[p - 1] != '_') continue;
-                both = !strncasecmp(text + p, passes[q].other, o) &&
-                       (p + o == i || !isalpha((unsigned char)text[p + o]));
-            }
-            if (both) continue;
             /* the name's other parts keep their stage: "self._forward_generate("
              * (EasyLM's sampler, heldout24 h24-65) generates */
             bits |= 1u << passes[q].stage | stage_name_bits(text + b, i - b);
