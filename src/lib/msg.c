@@ -1025,7 +1025,12 @@ static const struct msg_near near_what_oom[] = {
     {".cuh(%i)", MSG_F_DEVICE, 2, 0},
     {".cu(%i)", MSG_F_DEVICE, 2, 0},
     /* words, not parts of words: "gpustat", "cudatoolkit" name no device
-     * (%b: a word's end; the pattern's start is one already) (left25) */
+     * (%b: a word's end; the pattern's start is one already) (left25), nor
+     * do identifiers that hold the word: the toolkit's CUDA_HOME, a build's
+     * TORCH_CUDA_ARCH_LIST say a toolkit is there, not that the program runs
+     * on the device. The variable that picks the devices it runs on does
+     * (tidy25). */
+    {"CUDA_VISIBLE_DEVICES", MSG_F_DEVICE, 40, 2},
     {"cuda%b", MSG_F_DEVICE, 40, 2},
     {"CUDA%b", MSG_F_DEVICE, 40, 2},
     {"Cuda%b", MSG_F_DEVICE, 40, 2},
@@ -5912,16 +5917,15 @@ static bool pm_first_byte(char p, char c)
 }
 
 /* Does a word end between bytes a and b? b is no letter, digit or '_', or
- * starts a capital after a small letter ("cuda|Malloc"), or is the '_'
- * after a capital ("CUDA|_VISIBLE_DEVICES": capitals' words are joined so;
- * a small letter's '_' goes on with one name, "device_helpers"), or is a
- * digit after a letter: an index or a version glued on ("GPU|0",
- * "CUDA|12.1"; review24). */
+ * starts a capital after a small letter ("cuda|Malloc"), or is a digit
+ * after a letter: an index or a version glued on ("GPU|0", "CUDA|12.1";
+ * review24). A '_' goes on with one identifier, after a small letter
+ * ("device_helpers") or a capital ("CUDA_HOME", "TORCH_CUDA_ARCH_LIST"):
+ * an identifier is not the word (tidy25). */
 static bool pm_word_end(char a, char b)
 {
     unsigned char x = (unsigned char)a, y = (unsigned char)b;
-    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isupper(x) && y == '_') ||
-           (isalpha(x) && isdigit(y));
+    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isalpha(x) && isdigit(y));
 }
 
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the
