@@ -1025,7 +1025,12 @@ static const struct msg_near near_what_oom[] = {
     {".cuh(%i)", MSG_F_DEVICE, 2, 0},
     {".cu(%i)", MSG_F_DEVICE, 2, 0},
     /* words, not parts of words: "gpustat", "cudatoolkit" name no device
-     * (%b: a word's end; the pattern's start is one already) (left25) */
+     * (%b: a word's end; the pattern's start is one already) (left25), nor
+     * do identifiers that hold the word: the toolkit's CUDA_HOME, a build's
+     * TORCH_CUDA_ARCH_LIST say a toolkit is there, not that the program runs
+     * on the device. The variable that picks the devices it runs on does
+     * (tidy25). */
+    {"CUDA_VISIBLE_DEVICES", MSG_F_DEVICE, 40, 2},
     {"cuda%b", MSG_F_DEVICE, 40, 2},
     {"CUDA%b", MSG_F_DEVICE, 40, 2},
     {"Cuda%b", MSG_F_DEVICE, 40, 2},
@@ -1590,9 +1595,12 @@ static const struct msg_rule rules[] = {
      * The caching allocator writes "has a total capacity of ... of which
      * ... is free" only in this message (pytorch/pytorch:c10/cuda/
      * CUDACachingAllocator.cpp since 2.1); pastes that keep the body under a
-     * class name or a wrapped head: find_string ids 56559179856 ("GPU 0 has
-     * a total capacity of 4.75 GiB of which / 12.81 MiB is free. Process
-     * 2540550 has 356.00 MiB"), 66768263030, 54715075122, 69403346646. A
+     * class name or a wrapped head: Cunyu-Liu/mRNA_editflow:scripts/
+     * launch_p2_03_phase_c.sh@affc1fda ("GPU 0 has a total capacity of
+     * 4.75 GiB of which / 12.81 MiB is free. Process 2540550 has 356.00
+     * MiB"), alexeldeib/Model-Optimizer:quanty_strategy.md, the text of
+     * sgl-project/sglang#26925 (a copy of it was read), YeeDEA/jetson-orin-
+     * llm:README.md (earlier versions of both files than their stored ones). A
      * detail: the head, where the paste shows it near, is the same failure
      * (the wrapped pastes of heldout45 h45-05, heldout55 h55-64, heldout60
      * h60-64); alone it is the event. (open38) */
@@ -3251,11 +3259,13 @@ static const struct msg_rule rules[] = {
     /* GPU PhysX's device allocator refusing a buffer, repeated as the
      * simulation retries: "PxgCudaDeviceMemoryAllocator fail to allocate
      * memory 339738624 bytes!! Result = 2" (Improbable-AI/walk-these-ways#20
-     * = heldout44 h44-03; find_string ids 18568468727 and 37016830620, the
-     * same line in Isaac Gym set-up notes; skrl's docs, ids 90565659 and
-     * 52661888427, quote it with "XXXXXX bytes"). Result 2 is
-     * cudaErrorMemoryAllocation; another result ("Result = 700", an illegal
-     * address that broke the context first, find_string id 4599358421) is
+     * = heldout44 h44-03; the same line in Isaac Gym set-up notes,
+     * cdh66666/Deep_RL_Control:README.md@1c222260 and a legged_gym notes
+     * file whose repository was not recovered; skrl's docs quote it with
+     * "XXXXXX bytes", Toni-SM/skrl:docs/source/intro/installation.rst, two
+     * versions). Result 2 is cudaErrorMemoryAllocation; another result
+     * ("Result = 700", an illegal address that broke the context first,
+     * the debug notes in LeyangWen/TokenHSI:README.md) is
      * no allocation failure of this row's. (open38) */
     {.kind = "physx",
      .framework = "physx",
@@ -3919,8 +3929,9 @@ static const struct msg_rule rules[] = {
     },
     /* ... or the work "exceeds" the GPU memory (超显存, 超出显存: "batch=4×2048
      * 超显存卡死", "全参数 AdamW 配置在 5090 32GB 上仍超显存", "中间激活数量巨大，超出
-     * 显存容量", repository notes found by find_string 超显存 / 超出显存, ids
-     * 57971390934, 54118903809, 51981230862; "传一个稍微大一点的图片会超显存",
+     * 显存容量", repository notes found by searching for 超显存 / 超出显存: a
+     * run script, a cube3d training note, a third note; their repositories
+     * not recovered; "传一个稍微大一点的图片会超显存",
      * QwenLM/Qwen3-VL#911 = heldout63 h63-47) and memory "has exceeded"
      * (显存超了). Not negated ("不超显存", 没超, 未超: a budget kept) nor
      * a consequence told as a condition ("否则超显存", "otherwise it exceeds"). */
@@ -5069,7 +5080,8 @@ static bool modal_before(const char *text, size_t at)
     /* an adverb of possibility before the verb's gerund, the modal's
      * hedge without a modal ("... more memory than available, potentially
      * causing out of memory errors", a training toolkit's batch-size
-     * warning, find_string id 4384360249; mention.c's
+     * warning, openvinotoolkit/training_extensions:otx/algorithms/anomaly/
+     * configs/base/draem/configuration.py@a4908a0e; mention.c's
      * possible_consequence reads the prose mentions) (open46) */
     if (modal_in(bw, bn, nb, k, modal_gerunds, &used) && k + used < nb &&
         word_in(bw[k + used], bn[k + used], possibility_adverbs))
@@ -5905,16 +5917,15 @@ static bool pm_first_byte(char p, char c)
 }
 
 /* Does a word end between bytes a and b? b is no letter, digit or '_', or
- * starts a capital after a small letter ("cuda|Malloc"), or is the '_'
- * after a capital ("CUDA|_VISIBLE_DEVICES": capitals' words are joined so;
- * a small letter's '_' goes on with one name, "device_helpers"), or is a
- * digit after a letter: an index or a version glued on ("GPU|0",
- * "CUDA|12.1"; review24). */
+ * starts a capital after a small letter ("cuda|Malloc"), or is a digit
+ * after a letter: an index or a version glued on ("GPU|0", "CUDA|12.1";
+ * review24). A '_' goes on with one identifier, after a small letter
+ * ("device_helpers") or a capital ("CUDA_HOME", "TORCH_CUDA_ARCH_LIST"):
+ * an identifier is not the word (tidy25). */
 static bool pm_word_end(char a, char b)
 {
     unsigned char x = (unsigned char)a, y = (unsigned char)b;
-    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isupper(x) && y == '_') ||
-           (isalpha(x) && isdigit(y));
+    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isalpha(x) && isdigit(y));
 }
 
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the

@@ -1408,8 +1408,9 @@ static bool private_attribute(const char *text, const char *p)
  * bracket ("my own designed model(four RTX 2080TI were used in this
  * task)", liuquande/FedIRM#4 = heldout46 h46-16;
  * "the model(which is in the format of .blend file)", "the model(which
- * is probably not feasible ...)", find_string ids 40748952582,
- * 38794658534): prose glued to its noun, no call. (open46) */
+ * is probably not feasible ...)", playhard21/Simulated-image-data:
+ * README.md and a blog post "GPT vs BERT Thoughts" whose repository was
+ * not recovered): prose glued to its noun, no call. (open46) */
 static bool remark_in_parens(const char *q, const char *e)
 {
     int words = 0;
@@ -1426,8 +1427,9 @@ static bool remark_in_parens(const char *q, const char *e)
  * a string value ("config: {'experiment': {...}, 'validation': {'precision':
  * '16-mixed', ...}}", a run's config printed under an OOM report,
  * heldout46 h46-70; a pprint'd dict's " 'validation': {'fallback_reason': ...",
- * find_string id 70135829241; a config's defaults "'validation': {'strict':
- * True}", id 29529049236), a name, no action logged. (open46) */
+ * a generated solver script's CSVQA_DATA, repository not recovered; a
+ * config builder's test defaults "'validation': {'strict': True}",
+ * repository not recovered), a name, no action logged. (open46) */
 static bool quoted_word(const char *text, size_t len, const char *p, size_t k)
 {
     return p > text && (p[-1] == '\'' || p[-1] == '"') && p + k < text + len && p[k] == p[-1];
@@ -2585,8 +2587,13 @@ static const struct stage_word name_parts[] = {
     /* loading back: the RL trainers that offload a model or an
      * inference engine between phases move it back with "backload_to_gpu"
      * (Open-Reasoner-Zero's LLMActor, vLLM's wake_up or load_gpu:
-     * find_string id 1117339114; the policy workers' "Reload model weights
-     * back to GPU", ids 60488402671, 26915653813, 53873947443), under
+     * michalgregor/Open-Reasoner-Zero:orz/exp_engine/accelerators/inference/
+     * vllm_engine.py@a3e0a3ba; SkyRL's policy workers and strategies,
+     * "Reload model weights back to GPU": zanderjiang/SkyRL-IsoExec:skyrl/
+     * backends/skyrl_train/distributed/megatron/megatron_strategy.py@251e2d60,
+     * NovaSky-AI/SkyRL:skyrl-train/skyrl_train/workers/deepspeed/
+     * deepspeed_worker.py and skyrl/backends/skyrl_train/workers/fsdp/
+     * fsdp_worker.py, versions other than the stored ones), under
      * "RayTaskError(OutOfMemoryError): ray::LLMActor.backload_to_gpu()"
      * (Open-Reasoner-Zero/Open-Reasoner-Zero#21 = heldout42 h42-62, load).
      * (open62) */
@@ -5173,13 +5180,15 @@ enum oom_stage stage_darknet_build(const char *line, size_t n, const char *above
  * annotations ("Loading processed dets for sequence MOT17-13-DPM from
  * .../det.pkl", a tracker reading each sequence's detections,
  * dvl-tum/SUSHI#20 = heldout44 h44-53; "Loading detections for {}" per
- * video and "Loading detections for scene ...", find_string ids
- * 11294882549, 32198737410; pycocotools' "loading annotations into
+ * video and "Loading detections for scene ...", an action-detection
+ * evaluator and an xView3 SAR data loader, repositories not recovered;
+ * pycocotools' "loading annotations into
  * memory...", cocodataset/cocoapi:PythonAPI/pycocotools/coco.py); the data
  * named as such, "Loading data: 100%|…| 757/757" (notmahi/clip-fields#4's
  * dataset bars = heldout44 h44-87; a notebook's "Loading data: 100%|…|
- * 12/12", find_string id 1049054294; scripts' print("Loading data...")
- * before load_data or a Dataset, ids 19608767004, 51787245144). (open38) */
+ * 12/12", repository not recovered; scripts' print("Loading data...")
+ * before load_data or a Dataset, a SAM fine-tuning script and an RNN
+ * trainer, repositories not recovered). (open38) */
 static bool dataset_object(const char *t, size_t n)
 {
     static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora",
