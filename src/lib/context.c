@@ -227,6 +227,12 @@ static const struct host_rule host_rules[] = {
     HOST("killed", WORD_END, "a process killed", FAILURE),
     HOST("oom-killer", ANY, "the OOM killer", FAILURE),
     HOST("oom killer", ANY, "the OOM killer", FAILURE),
+    /* the killer's act by its short name: systemd's unit result
+     * ("Failed with result 'oom-kill'", systemd/systemd:src/core/service.c
+     * SERVICE_FAILURE_OOM_KILL), the kernel's "oom-kill:constraint=" line,
+     * a title ("[BUG] oom-kill when packing model.layers",
+     * ModelCloud/GPTQModel#1355 = heldout74 h74-54) (open74) */
+    HOST("oom-kill", ANY, "the OOM killer", FAILURE),
     HOST("dmesg", WORD_END, "the kernel's log", OTHER),
     HOST("memoryerror", WORD_END, "Python's host MemoryError", OTHER),
     HOST("defaultcpuallocator", ANY, "the host allocator", FAILURE),

@@ -4154,7 +4154,15 @@ static const struct msg_rule rules[] = {
      * DataLoader's shared memory (/dev/shm, "</torch_N>") is not the disk. */
     {.kind = "disk-full",
      .framework = "io",
-     .any = {"No space left on device", "Disk quota exceeded"},
+     .any = {"No space left on device", "Disk quota exceeded",
+             /* Go's os and syscall errors write strerror's text in lower
+              * case after the path ("Error: write /usr/share/ollama/
+              * .ollama/models/blobs/sha256:...-partial-0: no space left on
+              * device", ollama/ollama#1731, #15547; "open /mnt/fast2/BLOBS/
+              * 0x...: no space left on device", base/blob-archiver#38;
+              * ollama/ollama#6628 "ollama create" = heldout74 h74-62)
+              * (open74) */
+             "no space left on device"},
      .unless = {"</torch_", "/dev/shm"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
@@ -4797,6 +4805,14 @@ static const char *const deny_between[] = {"a", "an", "the", "any", "really", "a
     /* ... and of receiving one: "and not receive the SIGKILL(9) error"
      * (bitsandbytes-foundation/bitsandbytes#1252 = heldout50 h50-16) */
     "receive", "receives", "received", NULL};
+/* Words that may stand between a plain negation (negation_only, "n't")
+ * and the OOM, but not between another deny word and it: the progressive
+ * of running out ("So it's not running out of memory.",
+ * GrandaddyShmax/audiocraft_plus#16 = heldout74 h74-11; "isn't running out
+ * of VRAM") is denied, while "before running out of memory" names a limit
+ * reached ("can only handle 10 images at once before running out of
+ * memory", heldout30 h30-77, a GPU OOM). (open74) */
+static const char *const deny_between_negated[] = {"running", NULL};
 static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
     "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
     "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};
@@ -5095,6 +5111,7 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
     if (cond_subject(text, at) || cjk_clause_denied(text, len, at, end)) return true;
     size_t i = at;
     bool adjacent = true; /* only deny_between words so far */
+    bool negation_needed = false; /* a deny_between_negated word passed */
     for (int words = 0; words < 12; words++) {
         while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
         /* an exception's class named before it stays in the clause: "If
@@ -5113,9 +5130,18 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
         if (otherwise_hedge(text, len, w, n)) return true;
         if (words < DENY_NEAR_WORDS && word_in(w, n, deny_near_before)) return true;
         if (!adjacent || words >= 6) continue;
-        if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||
-            ends_with(w, n, "n\xe2\x80\x99t"))
+        if (ends_with(w, n, "n't") || ends_with(w, n, "n\xe2\x80\x99t") ||
+            word_in(w, n, negation_only))
             return true;
+        if (word_in(w, n, deny_between_negated)) {
+            negation_needed = true;
+            continue;
+        }
+        if (negation_needed) {
+            if (!word_in(w, n, deny_between)) adjacent = false;
+            continue;
+        }
+        if (word_in(w, n, deny_words)) return true;
         for (size_t k = 0; deny_cjk_before[k]; k++)
             if (ends_with(w, n, deny_cjk_before[k])) return true;
         if (!word_in(w, n, deny_between)) adjacent = false;

@@ -1,0 +1,109 @@
+/* Unit tests for the mechanisms read from the misses of heldout74, opened
+ * for study after its blind figures were recorded at af512501 (call 61/67,
+ * numbers 51/52, stages 13/23). Each case has a guard that must stay as it
+ * was. The pastes are written here in the shape of the posts named beside
+ * them (the tools' own wording, from their sources), not copied from the
+ * threads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/oom.h"
+#include "lib/scan.h"
+#include "scan_fixture.h"
+
+/* Does the log hold an event of this kind? */
+static bool has_kind(const char *log, const char *kind)
+{
+    struct oom_report rep;
+    scan_log(log, &rep);
+    bool found = false;
+    for (size_t i = 0; i < rep.n_events; i++)
+        if (rep.events[i].kind && !strcmp(rep.events[i].kind, kind)) found = true;
+    oom_report_release(&rep);
+    return found;
+}
+
+/* Go's os and syscall errors write ENOSPC's text in lower case after the
+ * path: a full disk, not memory. */
+static void test_go_disk_full(void **state)
+{
+    (void)state;
+    /* ollama pulling into a full disk (ollama/ollama#1731, #15547) */
+    const char *pull = "$ ollama run deepseek-coder:33b\n"
+                       "pulling manifest \n"
+                       "Error: write /usr/share/ollama/.ollama/models/blobs/sha256:065b9a74-partial-0: "
+                       "no space left on device\n";
+    assert_true(has_kind(pull, "disk-full"));
+    expect_no_gpu_oom(pull);
+    /* a Go service's structured error (base/blob-archiver#38) */
+    assert_true(has_kind("lvl=error msg=\"failed to write blob\" err=\"open /mnt/fast2/BLOBS/0x7651: "
+                         "no space left on device\"\n",
+                         "disk-full"));
+    /* guards: a DataLoader's shared memory is not the disk; a denial */
+    assert_false(has_kind("write /dev/shm/torch_123: no space left on device\n", "disk-full"));
+    assert_false(has_kind("I checked df -h, it is not no space left on device.\n", "disk-full"));
+}
+
+/* A plain negation before the progressive of running out denies the OOM;
+ * "before" does not (a limit reached). */
+static void test_not_running_out(void **state)
+{
+    (void)state;
+    /* the reporter ruling memory out (GrandaddyShmax/audiocraft_plus#16 =
+     * heldout74 h74-11) */
+    expect_no_gpu_oom("VRAM is 14/24gb during and jumps to 15,7/24gb when the error comes. "
+                      "So it's not running out of memory.\n"
+                      "TypeError: MusicGen.generate_continuation() got an unexpected keyword argument "
+                      "'melody_wavs'\n");
+    expect_no_gpu_oom("nvidia-smi shows 9 of 24 GB used, so the GPU is not running out of memory here.\n");
+    expect_no_gpu_oom("The card isn't running out of VRAM, the process just hangs.\n");
+    /* guards: a limit reached (heldout30 h30-77), a plain report */
+    struct oom_report rep;
+    scan_log("My GPU can only handle 10 images at once before running out of memory.\n", &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+    scan_log("The GPU keeps running out of memory at step 300.\n", &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+}
+
+/* The OOM killer's act by its short name is host memory failing. */
+static void test_oom_kill_is_host(void **state)
+{
+    (void)state;
+    /* a title naming the kill, a comment's bare "OOM" (ModelCloud/
+     * GPTQModel#1355 = heldout74 h74-54) */
+    expect_no_gpu_oom("[BUG] oom-kill when packing model.layers\n\n"
+                      "i encountered the same OOM problem when quantizing the weights to 4bit on an "
+                      "A800(40g) machine\n");
+    /* systemd's unit result (systemd/systemd:src/core/service.c,
+     * SERVICE_FAILURE_OOM_KILL) */
+    expect_no_gpu_oom("Got OOM again while loading the model.\n"
+                      "ollama.service: Main process exited, code=killed, status=9/KILL\n"
+                      "ollama.service: Failed with result 'oom-kill'.\n");
+    /* guard: PyTorch's own GPU message stays a GPU OOM */
+    struct oom_report rep;
+    scan_log("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total "
+             "capacity of 23.65 GiB of which 3.06 MiB is free.\n",
+             &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_go_disk_full),
+        cmocka_unit_test(test_not_running_out),
+        cmocka_unit_test(test_oom_kill_is_host),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
