@@ -2187,6 +2187,8 @@ static bool solver_record(const char *s, size_t n)
     return false;
 }
 
+static enum oom_stage ort_node_stage(const char *text, size_t len);
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -2237,6 +2239,17 @@ enum stage_line stage_line_kind(const char *body, size_t len)
      * 7.87 loss)", solver.cpp's LOG(INFO) << "    " << ...) are log lines,
      * no traceback's code (nonpt20) */
     if (i > 0 && (steps_darknet_line(s, n) || solver_record(s, n))) return STAGE_LINE_OTHER;
+    /* ONNX Runtime's executor naming the node it ran is its message, no
+     * code, however the paste indents it: a Rust error chain's cause
+     * ("Caused by:" over "    Non-zero status code returned while running
+     * Add node.", anyhow's report; lightonai/next-plaid#6 = heldout74
+     * h74-56), a whole paste indented ("    2022-06-10 ... [E:onnxruntime:,
+     * sequential_executor.cc:368 ...] Non-zero status code returned while
+     * running Resize node.", hpc203/pp-yoloe-onnxrun-cpp-py#4), a .NET
+     * exception's fields ("  Message=[ErrorCode:RuntimeException] Non-zero
+     * status code returned while running Trilu node.",
+     * cassiebreviu/StableDiffusion#27) (open74) */
+    if (i > 0 && ort_node_stage(s, n) != OOM_STAGE_UNKNOWN) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;

