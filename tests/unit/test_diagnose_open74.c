@@ -183,6 +183,42 @@ static void test_lmdeploy_engine_input_line(void **state)
         "unknown");
 }
 
+/* The failing frame quantises a model: its math is no forward
+ * (quantisation is none of the stages). */
+static void test_quantize_frame_math(void **state)
+{
+    (void)state;
+    const char *tail = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 10.56 GiB. GPU 0 has a "
+                       "total capacity of 31.75 GiB of which 3.81 GiB is free.\n";
+    char log[1024];
+    /* GPTQ's Hessian factorised in fasterquant (ModelCloud/GPTQModel#383 =
+     * heldout74 h74-55; IST-DASLab/gptq gptq.py) */
+    snprintf(log, sizeof log, "%s%s",
+             "Traceback (most recent call last):\n"
+             "  File \"/w/example.py\", line 57, in main\n"
+             "    model.quantize(calibration_dataset)\n"
+             "  File \"/w/gptqmodel/quantization/gptq.py\", line 122, in fasterquant\n"
+             "    H = torch.linalg.cholesky(H)\n",
+             tail);
+    assert_string_equal(primary_stage(log), "unknown");
+    /* guards: the same math in a layer's forward, and in bitsandbytes'
+     * dequantisation inside a forward */
+    snprintf(log, sizeof log, "%s%s",
+             "Traceback (most recent call last):\n"
+             "  File \"/w/model.py\", line 122, in solve\n"
+             "    H = torch.linalg.cholesky(H)\n",
+             tail);
+    assert_string_equal(primary_stage(log), "forward");
+    snprintf(log, sizeof log, "%s%s",
+             "Traceback (most recent call last):\n"
+             "  File \"/w/bitsandbytes/functional.py\", line 1004, in dequantize_4bit\n"
+             "    out = torch.empty(quant_state.shape, dtype=quant_state.dtype)\n"
+             "  File \"/w/bitsandbytes/functional.py\", line 1010, in dequantize_blockwise\n"
+             "    H = torch.matmul(A, B)\n",
+             tail);
+    assert_string_equal(primary_stage(log), "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_generate_continuation),
         cmocka_unit_test(test_ort_node_line_indented),
         cmocka_unit_test(test_lmdeploy_engine_input_line),
+        cmocka_unit_test(test_quantize_frame_math),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
