@@ -2130,6 +2130,32 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_LOAD,
      .clauses = clauses_none,
      .near = near_vllm},
+    /* transformers refusing to load a bitsandbytes-quantised model whose
+     * device map (accelerate's, from the free GPU memory) puts modules on
+     * the CPU or the disk: "ValueError: Some modules are dispatched on the
+     * CPU or the disk. Make sure you have enough GPU RAM to fit the quantized
+     * model. If you want to dispatch ... `load_in_8bit_fp32_cpu_offload=True`
+     * (later `llm_int8_enable_fp32_cpu_offload=True`) ..."
+     * (huggingface/transformers:src/transformers/quantizers/
+     * quantizer_bnb_4bit.py@d91fa5a7 validate_environment; the 8-bit
+     * quantizer's alike). The model does not fit
+     * the GPU: a capacity refusal at load, as vLLM's KV-cache budget is
+     * (the labellers' kv-budget-refusal-oom); maintainers read it so
+     * ("the model is overflowing from GPU memory onto CPU memory - you most
+     * likely have too less VRAM", unslothai/unsloth#1629; "3080 has 12 GB
+     * of RAM which in this case might not be sufficient",
+     * meta-llama/llama-cookbook#333; Nojahhh/ComfyUI_GLM4_Wrapper#3 =
+     * heldout74 h74-53). The library's own sentence, not a person's "I have
+     * enough GPU RAM". (open74) */
+    {.kind = "device-map-refusal",
+     .framework = "transformers",
+     .need = {"Make sure you have enough GPU RAM to fit"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_none,
+     .near = near_none},
     /* accelerate's find_executable_batch_size (Trainer's auto_find_batch_size)
      * halved the batch on every OOM down to zero. */
     {.kind = "batch-size-finder",

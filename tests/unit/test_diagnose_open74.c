@@ -219,6 +219,29 @@ static void test_quantize_frame_math(void **state)
     assert_string_equal(primary_stage(log), "forward");
 }
 
+/* transformers refusing a quantised model whose device map spills off
+ * the GPU is a capacity refusal at load. */
+static void test_device_map_refusal(void **state)
+{
+    (void)state;
+    /* the message as raised (unslothai/unsloth#1629; Nojahhh/
+     * ComfyUI_GLM4_Wrapper#3 = heldout74 h74-53) */
+    const char *msg = "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU "
+                      "RAM to fit the quantized model. If you want to dispatch the model on the CPU or the disk while "
+                      "keeping these modules in 32-bit, you need to set `llm_int8_enable_fp32_cpu_offload=True` and "
+                      "pass a custom `device_map` to `from_pretrained`.\n";
+    assert_true(has_kind(msg, "device-map-refusal"));
+    assert_string_equal(primary_stage(msg), "load");
+    /* the older wrapped form (bitsandbytes-foundation/bitsandbytes#881) */
+    assert_true(has_kind("ValueError: \n"
+                         "                        Some modules are dispatched on the CPU or the disk. Make sure you "
+                         "have enough GPU RAM to fit\n"
+                         "                        the quantized model.\n",
+                         "device-map-refusal"));
+    /* guard: a person saying the GPU has room */
+    expect_no_gpu_oom("I am sure I have enough GPU RAM to fit the quantized model, it is only 7B.\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_ort_node_line_indented),
         cmocka_unit_test(test_lmdeploy_engine_input_line),
         cmocka_unit_test(test_quantize_frame_math),
+        cmocka_unit_test(test_device_map_refusal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
