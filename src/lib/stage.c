@@ -2881,10 +2881,10 @@ unsigned stage_name_bits(const char *name, size_t n)
     }
     bits = role_bits(bits, roles, data_last);
     /* getting a video's frame reads the input: a video reader's
-     * "get_frame" (XPixelGroup/BasicSR basicsr/utils/video_util.py
-     * VideoReader, copied into sczhou/CodeFormer and run by its
-     * inference_codeformer.py over a MemoryError, sczhou/CodeFormer#428 =
-     * heldout74 h74-25; moviepy's Clip.get_frame, Zulko/moviepy
+     * "get_frame" (the VideoReader of sczhou/CodeFormer:basicsr/utils/
+     * video_util.py@efc0a3ce, kept by jnjaby/KEEP and the CodeFormer
+     * forks, run by inference_codeformer.py over a MemoryError,
+     * sczhou/CodeFormer#428 = heldout74 h74-25; moviepy's Clip.get_frame, Zulko/moviepy
      * moviepy/Clip.py, under heldout59 h59-48's iter_frames), "get_frames".
      * Only "get" first and the frame last: "get" with other nouns
      * ("get_batch", "get_images") is left as it was: read as loading, it

@@ -273,7 +273,7 @@ static void test_get_frame_is_data(void **state)
 {
     (void)state;
     const unsigned data = 1u << OOM_STAGE_DATA;
-    /* basicsr's VideoReader under CodeFormer (sczhou/CodeFormer#428 =
+    /* the VideoReader in CodeFormer's basicsr copy (sczhou/CodeFormer#428 =
      * heldout74 h74-25); moviepy's Clip.get_frame */
     const char *f = "  File \"H:\\CodeFormer\\basicsr\\utils\\video_util.py\", line 81, in get_frame\n";
     assert_true(stage_frame_bits(f, strlen(f)) & data);
