@@ -834,6 +834,13 @@ static const struct msg_clause clauses_directml[] = {
     {NULL, 0},
 };
 
+/* TVM's Relax VM storage check (tvm-storage-region below): "attempted to
+ * allocate 16785408 at offset 0 in region that is 16777216bytes" (bytes) */
+static const struct msg_clause clauses_tvm_region[] = {
+    {"attempted to allocate %d at offset", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* ---- diagfam: clauses of non-PyTorch families (issue 12) ---------------- */
 
 /* flashlight over ArrayFire: "Unable to allocate memory with native alloc for
@@ -1193,6 +1200,26 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mindspore_device,
+     .near = near_none},
+    /* TVM's Relax VM (mlc-llm) placing a tensor in a storage region its
+     * compiler planned statically: "memory_manager.cc:115: InternalError:
+     * Check failed: (offset + needed_size <= this->buffer.size) is false:
+     * storage allocation failure, attempted to allocate 16785408 at offset
+     * 0 in region that is 16777216bytes" (mlc-ai/mlc-llm#860 = heldout74
+     * h74-18: a 2049-token prompt in a library compiled for 2048, "despite
+     * plenty of memory"; #1327, 221184 in a 163840-byte region; #1987, a
+     * region of 0 bytes; apache/tvm#17322, an input past the planned
+     * size). The region is smaller than the tensor, the GPU is not full: a
+     * look-alike whose request is read (StorageObj::AllocNDArray's ICHECK,
+     * apache/tvm:src/runtime/memory/memory_manager.cc@04ad6cd3). (open74) */
+    {.kind = "tvm-storage-region",
+     .framework = "tvm",
+     .need = {"storage allocation failure, attempted to allocate"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tvm_region,
      .near = near_none},
     /* MNN's executions failing to acquire a static buffer: "Out of memory
      * when gamma is acquired in CudaLayerNorm." (alibaba/MNN:source/backend/

@@ -314,6 +314,25 @@ static void test_mnn_acquire(void **state)
     expect_no_gpu_oom(cpu);
 }
 
+/* TVM's statically planned storage region overrun is a look-alike whose
+ * request is read. */
+static void test_tvm_storage_region(void **state)
+{
+    (void)state;
+    /* mlc-ai/mlc-llm#860 = heldout74 h74-18; #1327's figures below */
+    const char *log = "[05:04:00] /x/mlc-llm/3rdparty/tvm/src/runtime/relax_vm/memory_manager.cc:115: InternalError: "
+                      "Check failed: (offset + needed_size <= this->buffer.size) is false: storage allocation "
+                      "failure, attempted to allocate 221184 at offset 0 in region that is 163840bytes\n"
+                      "Stack trace:\n";
+    struct oom_report rep;
+    scan_log(log, &rep);
+    assert_true(rep.primary < 0);
+    assert_true(rep.n_events >= 1);
+    assert_string_equal(rep.events[0].kind, "tvm-storage-region");
+    assert_true(rep.events[0].bytes.requested == 221184);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_template_checkbox),
         cmocka_unit_test(test_get_frame_is_data),
         cmocka_unit_test(test_mnn_acquire),
+        cmocka_unit_test(test_tvm_storage_region),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
