@@ -740,6 +740,14 @@ static const struct stage_word frame_words[] = {
      * Lua's torch.load reading a model onto the GPU (facebookresearch/
      * fairseq-lua#18 via corpus-heldout16 h16-33) */
     {"'readObject'", OOM_STAGE_LOAD, false},
+    /* torch7's nn.Module:type (nn/Module.lua), which :cuda() calls, casting
+     * every parameter and buffer through nn/utils.lua's recursiveType and
+     * torch_Storage_type: the model moved to the GPU, set-up
+     * (module-to-setup; torch/torch7#861: recursiveType <- Module.lua 'type'
+     * <- 'cuda' "while put my module on gpu"; itayhubara/BinaryNet#4: THC's
+     * OOM in utils.lua 'torch_Storage_type'; heldout70 h70-06) (open70) */
+    {"in function 'recursiveType'", OOM_STAGE_LOAD, false},
+    {"in function 'torch_Storage_type'", OOM_STAGE_LOAD, false},
     /* the coverage audit, each row from the
      * framework's own source (tests/unit/test_diagnose_stage13.c holds a
      * paste per framework and stage):

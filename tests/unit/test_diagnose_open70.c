@@ -145,6 +145,45 @@ static void test_dl4j_helper_passes(void **state)
         "unknown");
 }
 
+/* torch7's Module:type casting the network's storages (what :cuda() calls)
+ * is the model moved to the GPU: load. */
+static void test_lua_module_type_is_load(void **state)
+{
+    (void)state;
+    /* THC's OOM under nn.utils (itayhubara/BinaryNet#4; the frames of
+     * heldout70 h70-06) */
+    assert_string_equal(
+        primary_stage("THCudaCheck FAIL file=/tmp/luarocks_cutorch-scm-1/cutorch/lib/THC/generic/THCStorage.cu "
+                      "line=41 error=2 : out of memory\n"
+                      "/home/u/torch/install/bin/luajit: /home/u/torch/install/share/lua/5.1/nn/utils.lua:11: "
+                      "cuda runtime error (2) : out of memory at /tmp/luarocks_cutorch-scm-1/cutorch/lib/THC/"
+                      "generic/THCStorage.cu:41\n"
+                      "stack traceback:\n"
+                      "\t[C]: in function 'resize'\n"
+                      "\t/home/u/torch/install/share/lua/5.1/nn/utils.lua:11: in function 'torch_Storage_type'\n"),
+        "load");
+    /* recursiveType under Module.lua's type and cuda (torch/torch7#861's
+     * frames) */
+    assert_string_equal(
+        primary_stage("/home/u/torch/install/bin/luajit: cuda runtime error (2) : out of memory at "
+                      "/home/u/torch/extra/cutorch/lib/THC/generic/THCStorage.cu:66\n"
+                      "stack traceback:\n"
+                      "\t[C]: in function 'resize'\n"
+                      "\t/torch/install/share/lua/5.1/nn/utils.lua:43: in function 'recursiveType'\n"
+                      "\t/torch/install/share/lua/5.1/nn/Module.lua:152: in function 'type'\n"
+                      "\t/torch/install/share/lua/5.1/nn/Module.lua:152: in function 'cuda'\n"),
+        "load");
+    /* guard: a module's updateOutput stays the forward */
+    assert_string_equal(
+        primary_stage("/home/u/torch/install/bin/luajit: cuda runtime error (2) : out of memory at "
+                      "/home/u/torch/extra/cutorch/lib/THC/generic/THCStorage.cu:66\n"
+                      "stack traceback:\n"
+                      "\t[C]: in function 'v'\n"
+                      "\t/home/u/torch/install/share/lua/5.1/nn/THNN.lua:110: in function "
+                      "'SpatialConvolutionMM_updateOutput'\n"),
+        "forward");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -152,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_denied_through_seeming),
         cmocka_unit_test(test_memory_access_is_no_oom),
         cmocka_unit_test(test_dl4j_helper_passes),
+        cmocka_unit_test(test_lua_module_type_is_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
