@@ -2315,6 +2315,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_jax,
      .near = near_jax},
+    /* XLA's TPU out-of-memory report, the list under "Largest program
+     * allocations in hbm:" that only the RESOURCE_EXHAUSTED message prints,
+     * each buffer ending "Allocation type: HLO temp": the head may be cut
+     * off a paste (google/trax#1343 = heldout70 h70-58; sokrypton/
+     * ColabFold#62 and pytorch/xla#1965, pastes that open inside the list;
+     * pytorch/xla#3041's "memory profile"). A detail: merged into the
+     * message above it anywhere in the list (ColabFold's runs past 17
+     * buffers of 8 lines each), keeping that message's call (a report
+     * under a vmem look-alike stays one). (open70) */
+    {.kind = "jax",
+     .framework = "jax",
+     .need = {"Allocation type: HLO temp"},
+     .gpu_oom = OOM,
+     .role = MSG_DETAIL,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none,
+     .merge_lines = 400,
+     .joins_as_is = true},
     /* JAX / XLA. */
     {.kind = "jax",
      .framework = "jax",

@@ -184,6 +184,60 @@ static void test_lua_module_type_is_load(void **state)
         "forward");
 }
 
+/* XLA's TPU OOM report: its buffer list ("Largest program allocations in
+ * hbm", each "Allocation type: HLO temp") is the OOM's even when the paste
+ * opens inside it, and joins the message above it, however long. */
+static void test_xla_allocation_report(void **state)
+{
+    (void)state;
+    /* a paste that opens inside the list (sokrypton/ColabFold#62's shape) */
+    static const char list_only[] =
+        "error when running on TPU\n\n"
+        "```\n"
+        "  17. Size: 64.00M\n"
+        "     Operator: op_type=\"broadcast_in_dim\" op_name=\"jit(apply_fn)/scan/while/body/broadcast_in_dim\"\n"
+        "     Shape: f32[1024,245,64]{1,2,0:T(8,128)}\n"
+        "     Unpadded size: 61.25M\n"
+        "     XLA label: %broadcast.82209 = f32[1024,245,64]{1,2,0:T(8,128)} broadcast(f32[]{:T(256)} %gte)\n"
+        "     Allocation type: HLO temp\n"
+        "     ==========================\n"
+        "```\n";
+    struct oom_report rep;
+    const struct oom_event *e = scan_primary(list_only, &rep);
+    assert_string_equal(e->kind, "jax");
+    oom_report_release(&rep);
+    /* under its message, far below it: one event (pytorch/xla#3041's
+     * memory profile, EasyDeL's compile error) */
+    char log[4096];
+    int n = snprintf(log, sizeof log, "%s",
+                     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent "
+                     "error. Ran out of memory in memory space hbm. Used 21.90G of 7.48G hbm. Exceeded hbm "
+                     "capacity by 14.42G.\n\n"
+                     "Total hbm usage >= 22.47G:\n"
+                     "    reserved        530.00M\n"
+                     "    program          21.95G\n\n"
+                     "  Largest program allocations in hbm:\n\n");
+    for (int i = 1; i <= 4 && n > 0 && (size_t)n < sizeof log; i++)
+        n += snprintf(log + n, sizeof log - (size_t)n,
+                      "  %d. Size: 2.00G\n"
+                      "     Shape: f32[32,4096,4096]{1,2,0:T(8,128)}\n"
+                      "     Unpadded size: 2.00G\n"
+                      "     XLA label: fusion.1265.remat3 = fusion(custom-call.224), kind=kOutput\n"
+                      "     Allocation type: HLO temp\n"
+                      "     ==========================\n\n",
+                      i);
+    scan_log(log, &rep);
+    assert_int_equal(rep.n_events, 1);
+    assert_true(rep.primary == 0);
+    oom_report_release(&rep);
+    /* guard: a vmem look-alike keeps its call with such a list below it */
+    expect_no_gpu_oom("RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory space "
+                      "vmem. Used 32.42M of 16.00M vmem. Exceeded vmem capacity by 16.42M\n"
+                      "  1. Size: 16.00M\n"
+                      "     Shape: f32[4096,1024]{1,0:T(8,128)}\n"
+                      "     Allocation type: HLO temp\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_memory_access_is_no_oom),
         cmocka_unit_test(test_dl4j_helper_passes),
         cmocka_unit_test(test_lua_module_type_is_load),
+        cmocka_unit_test(test_xla_allocation_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
