@@ -65,6 +65,22 @@ static const struct stage_word frame_words[] = {
     {"Layer.preOutput\n", OOM_STAGE_FORWARD, false}, {"Updater.update\n", OOM_STAGE_OPTIMIZER, false},
     {"Updater.applyUpdater\n", OOM_STAGE_OPTIMIZER, false}, {"calcBackpropGradients\n", OOM_STAGE_BACKWARD, false},
     {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false}, {"AsyncPrefetchThread", OOM_STAGE_DATA, false},
+    /* ... and the same passes split into helpers: the recurrent layers'
+     * activateHelper (LSTM, GravesLSTM -> LSTMHelpers.activateHelper) and
+     * their step-wise forwards rnnTimeStep and rnnActivateUsingStoredState
+     * (deeplearning4j/nd4j#2140: GravesLSTM.rnnActivateUsingStoredState ->
+     * activateHelper -> LSTMHelpers.activateHelper; deeplearning4j/
+     * deeplearning4j#8253 = heldout70 h70-11: LSTM.rnnTimeStep ->
+     * activateHelper -> CudnnLSTMHelper.activate), backpropGradientHelper
+     * the backward (.../nn/layers/recurrent/LSTMHelpers.java); the cuDNN
+     * helpers' activate and backpropGradient (CudnnConvolutionHelper,
+     * CudnnLSTMHelper, CudnnBatchNormalizationHelper: deeplearning4j/
+     * deeplearning4j#9119 = h70-12, ConvolutionLayer.backpropGradient ->
+     * CudnnConvolutionHelper.backpropGradient) (open70) */
+    {".activateHelper\n", OOM_STAGE_FORWARD, false}, {".rnnTimeStep\n", OOM_STAGE_FORWARD, false},
+    {".rnnActivateUsingStoredState\n", OOM_STAGE_FORWARD, false}, {"Helper.activate\n", OOM_STAGE_FORWARD, false},
+    {".backpropGradientHelper\n", OOM_STAGE_BACKWARD, false},
+    {"Helper.backpropGradient\n", OOM_STAGE_BACKWARD, false},
     /* the frameworks other than PyTorch, by
      * their own API names (tests/unit/test_diagnose_stagenpt.c):
      * Optimizer packages: Paddle's python/paddle/optimizer/ (step ->
@@ -724,6 +740,14 @@ static const struct stage_word frame_words[] = {
      * Lua's torch.load reading a model onto the GPU (facebookresearch/
      * fairseq-lua#18 via corpus-heldout16 h16-33) */
     {"'readObject'", OOM_STAGE_LOAD, false},
+    /* torch7's nn.Module:type (nn/Module.lua), which :cuda() calls, casting
+     * every parameter and buffer through nn/utils.lua's recursiveType and
+     * torch_Storage_type: the model moved to the GPU, set-up
+     * (module-to-setup; torch/torch7#861: recursiveType <- Module.lua 'type'
+     * <- 'cuda' "while put my module on gpu"; itayhubara/BinaryNet#4: THC's
+     * OOM in utils.lua 'torch_Storage_type'; heldout70 h70-06) (open70) */
+    {"in function 'recursiveType'", OOM_STAGE_LOAD, false},
+    {"in function 'torch_Storage_type'", OOM_STAGE_LOAD, false},
     /* the coverage audit, each row from the
      * framework's own source (tests/unit/test_diagnose_stage13.c holds a
      * paste per framework and stage):
