@@ -418,6 +418,15 @@ static const struct stage_word frame_words[] = {
     {"profile_run", ENGINE_WARMUP, false}, {"determine_num_available_blocks", ENGINE_WARMUP, false},
     {"determine_available_memory", ENGINE_WARMUP, false}, {"compile_or_warm_up_model", ENGINE_WARMUP, false},
     {"_dummy_run(", ENGINE_WARMUP, false},
+    /* vLLM V1's engine process constructing its core: run_engine_core
+     * makes "engine_core = EngineCoreProc(*args, **kwargs)" (or
+     * DPEngineCoreProc) and only then runs run_busy_loop; a failure inside
+     * the constructor is logged "EngineCore failed to start." (vllm-project/
+     * vllm:vllm/v1/engine/core.py run_engine_core). The constructor loads the
+     * model and sizes and allocates the KV cache: start-up, also where the
+     * paste cuts the frames under it (vllm-project/vllm-ascend#2226,
+     * vllm-project/vllm#19250, noonghunna/club-3090#60) (open69) */
+    {"EngineCoreProc(", ENGINE_WARMUP, false},
     /* vLLM serving: the engine loop, a model step, the sampler */
     {"run_engine_loop", OOM_STAGE_GENERATE, false}, {"engine_step", OOM_STAGE_GENERATE, false},
     {"run_busy_loop", OOM_STAGE_GENERATE, false}, {"_process_engine_step", OOM_STAGE_GENERATE, false},
@@ -447,6 +456,15 @@ static const struct stage_word frame_words[] = {
     {"\\transcribe.py", OOM_STAGE_GENERATE, false},
     {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
     {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
+    /* its chat tab: modules/chat.py chatbot_wrapper (and the older
+     * server.py's cai_chatbot_wrapper around it) builds the prompt from the
+     * history and loops over generate_reply, yielding the reply as it is
+     * written; the extensions that answer chats call it for that
+     * (oobabooga/text-generation-webui:modules/chat.py; its discord-bot
+     * extension: "for resp in chatbot_wrapper(**user_input):"). A failure
+     * under it is the reply being generated, even with the frames under
+     * it cut (oobabooga/textgen#7, #2169) (open69) */
+    {"chatbot_wrapper", OOM_STAGE_GENERATE, W},
     {"torch.cat([past_key", OOM_STAGE_GENERATE, false},
     /* any past cache grown by concatenation ("past = torch.cat([past,
      * present.to(past.dtype)], dim=-2)", jasonppy/VoiceCraft#157) */
@@ -1261,6 +1279,23 @@ static const struct stage_word context_words[] = {
      * log_prefill_stats; its "Decode batch." reads as generation already) */
     {"Loaded engine size", OOM_STAGE_LOAD, false}, {"in paged KV cache", OOM_STAGE_LOAD, false},
     {"TRITONBACKEND_Model", OOM_STAGE_LOAD, false}, {"Prefill batch", OOM_STAGE_GENERATE, false},
+    /* TensorRT's memory snapshots of an engine's start-up, begin or end
+     * ("[MemUsageSnapshot] deserializeCudaEngine begin: CPU 415 MiB, GPU
+     * 3671 MiB", newbiehyz/hand_jetsonnano#1; "... ExecutionContext
+     * creation end: CPU 673 MiB, GPU 3210 MiB" right above a Killed,
+     * wang-xinyu/tensorrtx retinaface, NVIDIA/TensorRT#2388): the engine
+     * deserialised and its context made before any inference
+     * (engine-startup-load) (open69) */
+    /* mistral.rs quantizing a model's weights in place as it loads them
+     * ("INFO mistralrs_core::pipeline::isq: Applying in-situ quantization
+     * into Some(HQQ8) to 449 tensors.", "Applying ISQ to all ranks."): ISQ
+     * runs in the loading step, after the weights are read and before
+     * the model serves (EricLBuehler/mistral.rs#1552; its maintainer in
+     * #344: models loaded for ISQ are quantized and copied to the GPU;
+     * #1428 "when i quantize the model at load-time") (open69) */
+    {"Applying in-situ quantization", OOM_STAGE_LOAD, false}, {"Applying ISQ ", OOM_STAGE_LOAD, false},
+    {"MemUsageSnapshot] deserializeCudaEngine", OOM_STAGE_LOAD, false},
+    {"MemUsageSnapshot] ExecutionContext creation", OOM_STAGE_LOAD, false},
     /* serving engines' and inference apps' own phase lines:
      * Read from the sources (tests/unit/test_diagnose_phaseserve.c has a
      * row for each). Engine start-up is load (ENGINE_WARMUP above):

@@ -1,0 +1,188 @@
+/* Unit tests for the mechanisms read from the misses of heldout69
+ * (inference, serving and quantization threads), opened for study after
+ * its blind figures were recorded at af512501 (call 53/61, numbers 31/35,
+ * stages 12/20). Each case has a guard that must stay as it was. The
+ * pastes are written here in the shape of the posts named beside them
+ * (the tools' own frames and wording, from their sources), not copied
+ * from the threads. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lib/oom.h"
+#include "lib/scan.h"
+#include "lib/stage.h"
+#include "scan_fixture.h"
+
+/* The stage of the log's first event, a GPU OOM or not (a Killed). */
+static const char *first_stage(const char *log)
+{
+    struct oom_report rep;
+    scan_log(log, &rep);
+    if (rep.n_events == 0) fail_msg("no event in: %.80s", log);
+    const char *name = oom_stage_name(rep.events[0].stage);
+    oom_report_release(&rep);
+    return name;
+}
+
+/* vLLM V1's engine process fails while it constructs its core
+ * (run_engine_core: "engine_core = EngineCoreProc(*args, **kwargs)"), the
+ * frames under the constructor cut by the paste: start-up, load
+ * (vllm-project/vllm:vllm/v1/engine/core.py; the shape of
+ * vllm-project/vllm-ascend#2226 and vllm-project/vllm#19250). Once built,
+ * the core serves in run_busy_loop: generate (guard). */
+static void test_engine_core_construction_is_load(void **state)
+{
+    (void)state;
+    const char *msg = "(EngineCore_DP0 pid=4711) ERROR 10-13 09:46:06 [core.py:708] torch.OutOfMemoryError: CUDA out "
+                      "of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.55 GiB of which "
+                      "812.19 MiB is free.\n";
+    char log[2048];
+    snprintf(log, sizeof log,
+             "%s"
+             "(EngineCore_DP0 pid=4711) ERROR 10-13 09:46:06 [core.py:708] Traceback (most recent call last):\n"
+             "(EngineCore_DP0 pid=4711) ERROR 10-13 09:46:06 [core.py:708]   File \"/opt/venv/lib/python3.12/"
+             "site-packages/vllm/v1/engine/core.py\", line 699, in run_engine_core\n"
+             "(EngineCore_DP0 pid=4711) ERROR 10-13 09:46:06 [core.py:708]     engine_core = "
+             "EngineCoreProc(*args, **kwargs)\n",
+             msg);
+    assert_string_equal(primary_stage(log), "load");
+    /* data parallel: the same constructor, DPEngineCoreProc */
+    snprintf(log, sizeof log,
+             "%s"
+             "Traceback (most recent call last):\n"
+             "  File \"/vllm/vllm/v1/engine/core.py\", line 506, in run_engine_core\n"
+             "    engine_core = DPEngineCoreProc(*args, **kwargs)\n",
+             msg);
+    assert_string_equal(primary_stage(log), "load");
+    /* guard: the built core's busy loop serves requests */
+    snprintf(log, sizeof log,
+             "%s"
+             "Traceback (most recent call last):\n"
+             "  File \"/vllm/vllm/v1/engine/core.py\", line 1129, in run_engine_core\n"
+             "    engine_core.run_busy_loop()\n",
+             msg);
+    assert_string_equal(primary_stage(log), "generate");
+}
+
+/* TensorRT's own memory snapshots of an engine's start-up
+ * ("[MemUsageSnapshot] deserializeCudaEngine begin/end", "...
+ * ExecutionContext creation begin/end") right above the failure: load
+ * (engine-startup-load; the shape of wang-xinyu/tensorrtx's retinaface
+ * Killed on a Jetson Nano, newbiehyz/hand_jetsonnano#1). The memory
+ * reports of the libraries it initialises name nothing (guard). */
+static void test_tensorrt_startup_snapshot_is_load(void **state)
+{
+    (void)state;
+    assert_string_equal(
+        first_stage("Got this output:\n"
+                    "[TensorRT] INFO: [MemUsageChange] Init CUDA: CPU +197, GPU +0, now: CPU 271, GPU 1891 (MiB)\n"
+                    "[TensorRT] INFO: [MemUsageSnapshot] deserializeCudaEngine begin: CPU 453 MiB, GPU 2255 MiB\n"
+                    "[TensorRT] INFO: [MemUsageChange] Init cuDNN: CPU +240, GPU +412, now: CPU 852, GPU 3128 (MiB)\n"
+                    "[TensorRT] INFO: [MemUsageSnapshot] deserializeCudaEngine end: CPU 852 MiB, GPU 3128 MiB\n"
+                    "[TensorRT] INFO: [MemUsageSnapshot] ExecutionContext creation begin: CPU 671 MiB, GPU 2947 MiB\n"
+                    "[TensorRT] INFO: [MemUsageChange] Init cuBLAS/cuBLASLt: CPU +0, GPU +0, now: CPU 671, GPU 2947 "
+                    "(MiB)\n"
+                    "[TensorRT] INFO: [MemUsageSnapshot] ExecutionContext creation end: CPU 673 MiB, GPU 3210 MiB\n"
+                    "Killed\n"),
+        "load");
+    assert_string_equal(
+        first_stage("Got this output:\n"
+                    "[TensorRT] INFO: [MemUsageSnapshot] ExecutionContext creation end: CPU 673 MiB, GPU 3210 MiB\n"
+                    "Killed\n"),
+        "load");
+    /* guard: the libraries' own memory reports alone */
+    assert_string_equal(
+        first_stage("Got this output:\n"
+                    "[TensorRT] INFO: [MemUsageChange] Init cuDNN: CPU +240, GPU +412, now: CPU 852, GPU 3128 (MiB)\n"
+                    "Killed\n"),
+        "unknown");
+}
+
+/* text-generation-webui's chat tab: modules/chat.py chatbot_wrapper (and
+ * the older server.py's cai_chatbot_wrapper) loops over generate_reply, so
+ * a failure under it is a reply being generated, even where the frames
+ * under it are cut (the shape of oobabooga/textgen#7 and #2169). The
+ * gradio frames above it serve every web UI and name nothing (guard). */
+static void test_webui_chat_wrapper_is_generate(void **state)
+{
+    (void)state;
+    const char *gradio = "Traceback (most recent call last):\n"
+                         "  File \"C:\\env\\lib\\site-packages\\gradio\\routes.py\", line 321, in run_predict\n"
+                         "    output = await app.blocks.process_api(\n"
+                         "  File \"C:\\env\\lib\\site-packages\\gradio\\blocks.py\", line 1006, in process_api\n"
+                         "    result = await self.call_function(fn_index, inputs, iterator, request)\n"
+                         "  File \"C:\\env\\lib\\site-packages\\anyio\\_backends\\_asyncio.py\", line 867, in run\n"
+                         "    result = context.run(func, *args)\n";
+    const char *oom = "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 8.00 GiB "
+                      "total capacity; 7.17 GiB already allocated; 0 bytes free; 7.36 GiB reserved in total by "
+                      "PyTorch)\n";
+    char log[2048];
+    snprintf(log, sizeof log,
+             "%s"
+             "  File \"I:\\text-generation-webui\\server.py\", line 245, in cai_chatbot_wrapper\n"
+             "    for history in chatbot_wrapper(text, tokens, inference_settings, selected_model, name1):\n"
+             "%s",
+             gradio, oom);
+    assert_string_equal(primary_stage(log), "generate");
+    snprintf(log, sizeof log,
+             "%s"
+             "  File \"/ui/modules/chat.py\", line 412, in generate_chat_reply_wrapper\n"
+             "    for i, history in enumerate(generate_chat_reply(text, state, regenerate, _continue)):\n"
+             "  File \"/ui/modules/chat.py\", line 380, in generate_chat_reply\n"
+             "    for history in chatbot_wrapper(text, state, regenerate=regenerate, _continue=_continue):\n"
+             "%s",
+             gradio, oom);
+    assert_string_equal(primary_stage(log), "generate");
+    /* guard: the gradio frames alone */
+    snprintf(log, sizeof log, "%s%s", gradio, oom);
+    assert_string_equal(primary_stage(log), "unknown");
+}
+
+/* mistral.rs quantizes the weights in place while it loads a model
+ * ("Applying in-situ quantization into Some(Q4K) to 281 tensors.",
+ * "Applying ISQ to all ranks."): a CUDA OOM panicking under those lines
+ * is load (EricLBuehler/mistral.rs#1552, #344, #1428). The panic with no
+ * such line names nothing (guard). */
+static void test_in_situ_quantization_is_load(void **state)
+{
+    (void)state;
+    const char *panic = "thread '<unnamed>' panicked at mistralrs-core/src/pipeline/isq.rs:582:34:\n"
+                        "called `Result::unwrap()` on an `Err` value: WithBacktrace { inner: "
+                        "Cuda(Cuda(DriverError(CUDA_ERROR_OUT_OF_MEMORY, \"out of memory\"))), backtrace: "
+                        "Backtrace [{ fn: \"candle_core::error::Error::bt\" }] }\n";
+    char log[2048];
+    snprintf(log, sizeof log,
+             "2025-07-12T21:26:52.653736Z  INFO mistralrs_core::pipeline::normal: Loading `config.json` at "
+             "`Qwen/Qwen2-7B`\n"
+             "2025-07-12T21:26:52.653798Z  INFO mistralrs_core::pipeline::isq: Applying in-situ quantization into "
+             "Some(Q4K) to 281 tensors.\n"
+             "%s",
+             panic);
+    assert_string_equal(primary_stage(log), "load");
+    snprintf(log, sizeof log,
+             "2025-07-12T21:26:52.653736Z  INFO mistralrs_core::pipeline::normal: Applying ISQ to all ranks.\n"
+             "%s",
+             panic);
+    assert_string_equal(primary_stage(log), "load");
+    /* guard: the panic alone */
+    assert_string_equal(primary_stage(panic), "unknown");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_engine_core_construction_is_load),
+        cmocka_unit_test(test_tensorrt_startup_snapshot_is_load),
+        cmocka_unit_test(test_webui_chat_wrapper_is_generate),
+        cmocka_unit_test(test_in_situ_quantization_is_load),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
