@@ -5947,6 +5947,24 @@ static const char *const math_parts[] = {
 };
 static const char *const math_calls[] = {"F.", "torch.", "nn.functional."};
 
+/* The identifier starting at i names a keyword argument or a setting,
+ * "name=" not "name==": a name given a value, no math computed. Start-up
+ * prints of a config object hold such names: lmdeploy's "engine_cfg:"
+ * TurbomindEngineConfig(..., attn_tp_size=None, use_logn_attn=False, ...)
+ * (InternLM/lmdeploy#3971 = heldout69 h69-04), SGLang's
+ * "server_args=ServerArgs(model_path=..., attention_backend='flashinfer',
+ * ...)" (sgl-project/sglang: python/sglang/srt/entrypoints/engine.py logs
+ * the dataclass), transformers' TrainingArguments repr
+ * ("prediction_loss_only=False", src/transformers/training_args.py). The
+ * part only, not the call it is passed to: "F.scaled_dot_product_attention(
+ * q, k, v, attn_mask=m)" computes by its own name (open69). */
+static bool keyword_name_at(const char *code, size_t n, size_t i)
+{
+    size_t j = i;
+    while (j < n && (isalnum((unsigned char)code[j]) || code[j] == '_')) j++;
+    return j < n && code[j] == '=' && (j + 1 >= n || code[j + 1] != '=');
+}
+
 bool stage_model_math(const char *code, size_t n)
 {
     /* IPython's context lines: "---> 33 ", "     33 " before the code */
@@ -5980,7 +5998,7 @@ bool stage_model_math(const char *code, size_t n)
         if (i > 0 && isalnum((unsigned char)code[i - 1])) continue;
         for (size_t k = 0; k < sizeof math_parts / sizeof math_parts[0]; k++) {
             size_t m = strlen(math_parts[k]);
-            if (n - i >= m && !strncasecmp(code + i, math_parts[k], m)) return true;
+            if (n - i >= m && !strncasecmp(code + i, math_parts[k], m) && !keyword_name_at(code, n, i)) return true;
         }
         for (size_t k = 0; k < sizeof math_calls / sizeof math_calls[0]; k++) {
             size_t m = strlen(math_calls[k]);

@@ -176,6 +176,40 @@ static void test_in_situ_quantization_is_load(void **state)
     assert_string_equal(primary_stage(panic), "unknown");
 }
 
+/* A keyword argument's or setting's name ("attn_tp_size=None",
+ * "attention_backend='flashinfer'", "prediction_loss_only=False") in a
+ * printed config object is no model math: the line above an OOM names no
+ * forward (lmdeploy's TurbomindEngineConfig print, InternLM/lmdeploy#3971;
+ * SGLang's ServerArgs log line; transformers' TrainingArguments repr).
+ * Code that computes keeps its forward (guards). */
+static void test_keyword_names_are_no_math(void **state)
+{
+    (void)state;
+    const char *cfg[] = {
+        "TurbomindEngineConfig(dtype='auto', model_format='awq', tp=1, attn_tp_size=None, use_logn_attn=False)",
+        ("[2025-01-03 10:00:00] server_args=ServerArgs(model_path='Qwen/Qwen2-7B', tp_size=1, "
+         "attention_backend='flashinfer', sampling_backend='flashinfer')"),
+        "TrainingArguments(output_dir='out', per_device_train_batch_size=8, prediction_loss_only=False)",
+    };
+    for (size_t i = 0; i < sizeof cfg / sizeof cfg[0]; i++)
+        assert_false(stage_model_math(cfg[i], strlen(cfg[i])));
+    char log[1024];
+    snprintf(log, sizeof log,
+             "%s\n"
+             "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity "
+             "of 23.55 GiB of which 1.20 GiB is free.\n",
+             cfg[1]);
+    assert_string_equal(primary_stage(log), "unknown");
+    /* guards: code that computes, with keyword arguments or without */
+    const char *code[] = {
+        "    attn_output = self.attn(hidden_states)",
+        "    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)",
+        "    loss = loss_fn(logits, labels)",
+    };
+    for (size_t i = 0; i < sizeof code / sizeof code[0]; i++)
+        assert_true(stage_model_math(code[i], strlen(code[i])));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_tensorrt_startup_snapshot_is_load),
         cmocka_unit_test(test_webui_chat_wrapper_is_generate),
         cmocka_unit_test(test_in_situ_quantization_is_load),
+        cmocka_unit_test(test_keyword_names_are_no_math),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
