@@ -3872,7 +3872,7 @@ static const struct msg_rule rules[] = {
     {STANDALONE_MENTION,
      .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
              "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
-             "OutOfMemory", "Out of mem ", "out of mem "},
+             "OutOfMemory", "Out of mem ", "out of mem ", "OoM"},
      .qualifier = {DEVICE_QUALIFIERS},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
     },
@@ -4032,6 +4032,11 @@ static const struct msg_rule rules[] = {
      .framework = "unknown",
      .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory",
              "Out of Memory", "out of memory", "out of GPU memory", "Out Of Memory",
+             /* the abbreviation in mixed case, "I end up with a CUDA OoM:"
+              * (deepspeedai/DeepSpeed-MII#559 = heldout69 h69-27), "Funny
+              * Error (OoM)" (heldout28 h28-86), "improve stability regarding
+              * CUDA OoM" (a change, heldout47 h47-89) (open69) */
+             "OoM",
              /* lower case glued to Chinese ("训练中途报oom错误", heldout15
               * h15-23); a lower-case "oom" alone would cost the hot scan a
               * memchr on 'o' (diagrec5) */
@@ -6829,6 +6834,14 @@ static const char *const error_words[] = {
 /* ... unless it only warns or tells where an exception was handled. */
 static const char *const error_not[] = {
     "Warning", "WARN", "warn(", "During handling", "above exception", "Traceback (",
+    /* NCCL's own INFO lines (NCCL_DEBUG=INFO) report, never fail: a plugin
+     * it looks for and falls back from, "NCCL INFO NET/Plugin: Failed to find
+     * ncclNetPlugin_v6 symbol.", "NCCL INFO TUNER/Plugin: Failed to find
+     * ncclTunerPlugin_v2, using internal tuner instead." (NVIDIA/nccl#1000,
+     * NVIDIA/Megatron-LM#516, aws/aws-ofi-nccl#715; a paste cut after them,
+     * deepspeedai/DeepSpeed-MII#559 = heldout69 h69-27). Its failures are
+     * WARN lines (open69) */
+    "NCCL INFO",
 };
 /* Words of memory: a line that names memory or an allocation is no plain
  * failure ("failed to allocate 10965.24 MiB of pinned memory", "CUFFTError(code

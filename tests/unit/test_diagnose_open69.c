@@ -210,6 +210,46 @@ static void test_keyword_names_are_no_math(void **state)
         assert_true(stage_model_math(code[i], strlen(code[i])));
 }
 
+/* The abbreviation in mixed case with its device, "I end up with a CUDA
+ * OoM:" (deepspeedai/DeepSpeed-MII#559; "Funny Error (OoM)", heldout28
+ * h28-86), is a GPU OOM named in words as "CUDA OOM" is; over host words
+ * it is none (guard). */
+static void test_mixed_case_oom(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    scan_log("Excessive memory use\n\nRunning it on two GPUs, I end up with a CUDA OoM:\n", &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+    expect_no_gpu_oom("Excessive memory use\n\nThe job dies with a CPU OoM after loading.\n");
+}
+
+/* NCCL's INFO lines report and fall back, never fail ("NCCL INFO
+ * NET/Plugin: Failed to find ncclNetPlugin_v6 symbol.", NVIDIA/nccl#1000,
+ * NVIDIA/Megatron-LM#516): a paste that ends in them shows no failure of
+ * its own. NCCL's error after them stays one (guard). */
+static void test_nccl_info_is_no_error(void **state)
+{
+    (void)state;
+    const char *info = "node01:451:1290 [1] NCCL INFO NET/Plugin: Failed to find ncclNetPlugin_v6 symbol.\n"
+                       "node01:451:1290 [1] NCCL INFO TUNER/Plugin: Failed to find ncclTunerPlugin_v2, using "
+                       "internal tuner instead.\n";
+    struct oom_report rep;
+    scan_log(info, &rep);
+    assert_int_equal(rep.n_events, 0);
+    oom_report_release(&rep);
+    char log[1024];
+    snprintf(log, sizeof log,
+             "%s"
+             "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1191, unhandled "
+             "system error\n",
+             info);
+    scan_log(log, &rep);
+    assert_true(rep.n_events > 0);
+    assert_true(rep.primary < 0);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +258,8 @@ int main(void)
         cmocka_unit_test(test_webui_chat_wrapper_is_generate),
         cmocka_unit_test(test_in_situ_quantization_is_load),
         cmocka_unit_test(test_keyword_names_are_no_math),
+        cmocka_unit_test(test_mixed_case_oom),
+        cmocka_unit_test(test_nccl_info_is_no_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
