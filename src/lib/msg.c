@@ -532,6 +532,13 @@ static const struct msg_clause clauses_ggml[] = {
     {NULL, 0},
 };
 
+/* ggml's context arena refusing an object: "(needed N, available M)" */
+static const struct msg_clause clauses_ggml_context[] = {
+    {"(needed %d", MSG_F_REQUESTED},
+    {"available %d)", MSG_F_FREE},
+    {NULL, 0},
+};
+
 /* ggml's buffer allocations name the buffer type that failed
  * (ggml_backend_buft_name): "alloc_tensor_range: failed to allocate CUDA0
  * buffer of size 4412935168" (ggml-alloc.c), "ggml_gallocr_reserve_n: failed
@@ -1920,6 +1927,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml,
      .near = near_ggml},
+    /* ggml's context arena: a ggml_context is one buffer sized when it is
+     * made (ggml_init's mem_size), and a tensor or object that does not fit
+     * is refused with "ggml_new_tensor_impl: not enough space in the
+     * context's memory pool (needed 28728784, available 10485760)" (later
+     * ggml_new_object; ggml-org/ggml src/ggml.c). The size is the
+     * program's own estimate, not the device's memory: the maintainers'
+     * fixes are a larger estimate or a smaller batch (ggml-org/ggml#322,
+     * "hardcoded 256MB initial buffer"; ggml-org/llama.cpp#29, #522, #6379;
+     * ymcui/Chinese-LLaMA-Alpaca#526, "-b 24"; a privateGPT run,
+     * heldout69 h69-12). A look-alike; it carries its own figures. (open69) */
+    {.kind = "ggml-context-pool",
+     .framework = "llama.cpp",
+     .need = {"not enough space in the context's memory pool"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_context,
+     .near = near_none},
     /* ggml's buffer allocators by the buffer type they name
      * (clauses_ggml_buffer): a host buffer first, "CPU", the pinned
      * "CUDA_Host"/"Vulkan_Host", and the CPU backend's own malloc check

@@ -250,6 +250,30 @@ static void test_nccl_info_is_no_error(void **state)
     oom_report_release(&rep);
 }
 
+/* ggml's context arena refusing a tensor, "ggml_new_tensor_impl: not
+ * enough space in the context's memory pool (needed N, available M)": a
+ * look-alike (the arena is the program's own estimate, ggml-org/ggml#322,
+ * ggml-org/llama.cpp#29, #522) that carries its figures. A device buffer
+ * ggml could not allocate stays a GPU OOM (guard). */
+static void test_ggml_context_pool(void **state)
+{
+    (void)state;
+    struct oom_report rep;
+    scan_log("Enter a query: Which indices are mentioned?\n"
+             "ggml_new_tensor_impl: not enough space in the context's memory pool (needed 458853944, available "
+             "454395136)\n",
+             &rep);
+    assert_true(rep.n_events > 0);
+    assert_true(rep.primary < 0);
+    assert_string_equal(rep.events[0].kind, "ggml-context-pool");
+    assert_int_equal(rep.events[0].bytes.requested, 458853944);
+    assert_int_equal(rep.events[0].bytes.free, 454395136);
+    oom_report_release(&rep);
+    scan_log("alloc_tensor_range: failed to allocate CUDA0 buffer of size 4412935168\n", &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_keyword_names_are_no_math),
         cmocka_unit_test(test_mixed_case_oom),
         cmocka_unit_test(test_nccl_info_is_no_error),
+        cmocka_unit_test(test_ggml_context_pool),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
