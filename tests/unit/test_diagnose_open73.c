@@ -59,10 +59,39 @@ static void test_prose_except(void **state)
     assert_int_equal(read_line("Everything OOMs except batch size 12."), MENTION_NONE);
 }
 
+/* "CUDA out of memory" with "out" left out: "cuda of memory", the memory
+ * word misspelt or not; the sibling of "CUDA OUT MEMORY" ("of" left out,
+ * mahmoodlab/TITAN#16 = heldout45 h45-23) and "Cuda of of Memory"
+ * (Interpause/auto-sd-paint-ext#120 = h20-56). */
+static void test_cuda_of_memory(void **state)
+{
+    (void)state;
+    /* a title quoting the error (NVIDIA/Megatron-LM#640 = heldout73 h73-16) */
+    assert_int_equal(read_line("During pre training, the first global batch can run, but the second global "
+                               "batch reports the error \"cuda of memory\"."),
+                     MENTION_GPU);
+    /* the memory word misspelt (FlagOpen/FlagEmbedding#139 = heldout73 h73-58) */
+    assert_int_equal(read_line("by following step3, it will raise the CUDA of memorry."), MENTION_GPU);
+    struct oom_report rep;
+    scan_log("During pre training the second global batch reports the error \"cuda of memory\"\n\n"
+             "4 nodes with 16 GPUs, tp=1, pp=8, dp=2.\n",
+             &rep);
+    assert_true(rep.primary >= 0);
+    oom_report_release(&rep);
+    /* guards: a card's size in English; "of" not between the two words;
+     * a denial */
+    assert_int_equal(read_line("We recommend running the experiments on a GPU of memory at least 16GB."),
+                     MENTION_NONE);
+    assert_int_equal(read_line("For a GPU of memory ~12G, keep contentSize under 900."), MENTION_NONE);
+    assert_int_equal(read_line("The CUDA version of memory pools is 12.1."), MENTION_NONE);
+    assert_int_equal(read_line("It is not a cuda of memory error, the kernel faults."), MENTION_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prose_except),
+        cmocka_unit_test(test_cuda_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
