@@ -69,11 +69,36 @@ static void test_open75_device_memory_runs_out(void **state)
     expect_all(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* A fix named as a noun after the failure's word, anywhere in a title, is
+ * a pull request's title: alone it is a change, no failure
+ * (LukasMut/human_alignment#52 "OOM fix for torchvision ViT extraction";
+ * argonne-lcf/dlio_benchmark#217 "OOM Fix"; redpanda-data/redpanda#5464
+ * "Td 4804 oom fix v2"). Not a feature's name before "fix" ("hires fix"),
+ * and not a report that shows its failure under such a title. */
+static void test_open75_noun_fix_title(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"OOM fix for, PyTorch", "OOM fix for torchvision ViT extraction\n", false},
+        {"CUDA OOM fix", "CUDA OOM fix for the ViT feature extractor\n", false},
+        {"GPU memory fix v2", "GPU memory fix v2 for the eval loop\n", false},
+        /* guards: a feature's name, a report's title over its traceback */
+        {"hires fix", "CUDA OOM errors when doing a hires fix\n", true},
+        {"report under a fix title",
+         "CUDA OOM fix does not work\n\nTraceback (most recent call last):\n"
+         "  File \"train.py\", line 10, in <module>\n    loss.backward()\n"
+         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+         true},
+    };
+    expect_all(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     (void)expect_calls;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open75_device_memory_runs_out),
+        cmocka_unit_test(test_open75_noun_fix_title),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
