@@ -584,6 +584,13 @@ enum context_call context_call(const struct context_reading *r)
     return CONTEXT_UNDECIDED;
 }
 
+bool context_host_memory(const struct context_reading *r)
+{
+    for (size_t i = 0; i < r->n_hits; i++)
+        if (r->hit[i].cls == CONTEXT_HOST && r->hit[i].host == CONTEXT_HOST_MEMORY) return true;
+    return false;
+}
+
 bool context_host_failure(const struct context_reading *r)
 {
     for (size_t i = 0; i < r->n_hits; i++)

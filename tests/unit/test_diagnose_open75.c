@@ -93,12 +93,38 @@ static void test_open75_noun_fix_title(void **state)
     expect_all(logs, sizeof logs / sizeof logs[0]);
 }
 
+/* An OOM named without a device over a traceback, in a paste that names
+ * the host's memory and no GPU on any line, is no GPU OOM
+ * (ray-project/ray#24926: "RLlib crashes on Win due to OOM" over "Win10 64
+ * 32Gig RAM" and a trainer's frames). A paste that names its GPU
+ * (JIA-Lab-research/Context-Aware-Consistency#4 lists "GPU: P100 16GB"
+ * beside "CPU RAM: 25gb") or names no host memory keeps the old reading. */
+#define TRAINER_TB \
+    "Traceback (most recent call last):\n" \
+    "  File \"run.py\", line 14, in <module>\n    print(trainer.train())\n" \
+    "  File \"/env/lib/site-packages/ray/rllib/agents/trainer.py\", line 553, in step\n    raise e\n" \
+    "RuntimeError: worker crashed\n"
+
+static void test_open75_host_only_mention(void **state)
+{
+    (void)state;
+    static const struct call_case logs[] = {
+        {"host RAM, no GPU", "Trainer crashes on Windows due to OOM\n\nWin10 64 32GB RAM\n\n" TRAINER_TB, false},
+        /* guards: the GPU named on a line; no host memory named */
+        {"GPU named", "Trainer crashes on Windows due to OOM\n\nWin10 64 32GB RAM, GPU: RTX 3090\n\n" TRAINER_TB,
+         true},
+        {"no host memory", "Trainer crashes on Windows due to OOM\n\nWin10 64\n\n" TRAINER_TB, true},
+    };
+    expect_all(logs, sizeof logs / sizeof logs[0]);
+}
+
 int main(void)
 {
     (void)expect_calls;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_open75_device_memory_runs_out),
         cmocka_unit_test(test_open75_noun_fix_title),
+        cmocka_unit_test(test_open75_host_only_mention),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
