@@ -4865,27 +4865,30 @@ static bool cjk_mark_before(const char *text, size_t i)
     return false;
 }
 
+/* The plain negations (negated_before uses these alone): not the past or
+ * mending words of deny_words, which say an OOM was there. One list, at
+ * the head of deny_words too, so the two cannot drift apart. */
+#define DENY_PLAIN_NEGATIONS "not", "no", "never", "without", "nor", "dont", "doesnt", "didnt", \
+    "isnt", "wasnt"
 /* Words that deny what follows them in the same clause (any case; a word
  * ending in "n't" too), also a past one ("before it was OOM, now ...",
  * "fixed the OOM"), words that may stand between ("not caused by a CUDA
  * OOM", "no longer OOM"), and what denies an OOM named before it ("OOM is not the
  * problem here", "OOMではない", "OOM이 아닙니다"). Chinese writes the
  * negation right before, without a blank ("不是OOM"). */
-static const char *const deny_words[] = {"not", "no", "never", "without", "nor", "avoid",
+static const char *const deny_words[] = {DENY_PLAIN_NEGATIONS, "avoid",
     "recovering", "recovered", "recover" /* "Recovering from OOM error; New batch size: 8",
     Rudrabha/Wav2Lip#234 = h18-60 (diagrec5) */,
     "avoids", "avoiding", "prevent", "prevents", "preventing", "before", "previously",
-    "formerly", "fixed", "solved", "resolved", "recovering", "recovered", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
+    "formerly", "fixed", "solved", "resolved", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
     "nunca", "kein", "keine", "keinen", "nicht", "\xd0\xbd\xd0\xb5", "\xd0\x9d\xd0\xb5",
     "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7",
     /* the contractions typed without their apostrophe ("it wouldnt run into
-     * OOM", sgl-project/sglang#2607) (diagcall9) */
-    "dont", "doesnt", "didnt", "wont", "wouldnt", "cant", "couldnt", "isnt", "wasnt", "arent",
+     * OOM", sgl-project/sglang#2607) (diagcall9); dont, doesnt, didnt, isnt
+     * and wasnt are in DENY_PLAIN_NEGATIONS */
+    "wont", "wouldnt", "cant", "couldnt", "arent",
     "werent", "havent", "hasnt", "hadnt", "shouldnt", NULL};
-/* The plain negations of deny_words (negated_before): not the past or
- * mending words, which say an OOM was there. */
-static const char *const negation_only[] = {"not", "no", "never", "without", "nor", "dont",
-    "doesnt", "didnt", "isnt", "wasnt", NULL};
+static const char *const negation_only[] = {DENY_PLAIN_NEGATIONS, NULL};
 static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
     "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
     "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",
