@@ -1485,13 +1485,19 @@ static const struct msg_rule rules[] = {
     /* Dask's nanny restarting a worker whose process memory (RSS) passed the
      * terminate fraction of its memory_limit: "distributed.nanny.memory -
      * WARNING - Worker tcp://127.0.0.1:34349 (pid=342998) exceeded 95% memory
-     * budget. Restarting..." (older "Worker exceeded 95% memory budget.
-     * Restarting"; dask/distributed's nanny, logger.warning("Worker exceeded
+     * budget. Restarting..." (NannyMemoryManager.memory_monitor: f"Worker
+     * {nanny.worker_address} (pid={process.pid}) exceeded {fraction * 100:.0f}%
+     * memory budget. Restarting...", dask/distributed:distributed/worker_memory.py
+     * @00a02f194da9f1f433c600d64578141e89bda79d), older "Worker exceeded 95%
+     * memory budget. Restarting" (the nanny's logger.warning("Worker exceeded
      * %d%% memory budget. Restarting", ...)): host RAM, also under dask-cuda,
-     * whose device memory has its own limit and spilling. */
+     * whose device memory has its own limit and spilling. Both put the
+     * percentage right after "exceeded" (the shape), whatever names the worker
+     * before it; "exceeded" elsewhere on the line is not this message. */
     {.kind = "host-oom-killer",
      .framework = "host",
      .need = {"exceeded", "memory budget. Restarting"},
+     .shape = "exceeded %i%% memory budget. Restarting",
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2229,7 +2235,13 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* SGLang start-up: the KV cache pool does not fit beside the weights. */
+    /* SGLang start-up: the KV cache pool does not fit beside the weights:
+     * ModelRunner.init_memory_pool's raise RuntimeError("Not enough memory.
+     * Please try to increase --mem-fraction-static.") when the profiled
+     * max_total_num_tokens is <= 0 (sgl-project/sglang:python/sglang/srt/
+     * model_executor/model_runner.py@01cc04e2b5b01ce379698a3fee1bd17706e1d0ec);
+     * later versions raise the same words from MemoryPoolConfig.__post_init__,
+     * with " Current value: mem_fraction_static=0.88" after them. */
     {.kind = "sglang-kv-cache",
      .framework = "sglang",
      .need = {"Not enough memory", "mem-fraction-static"},
