@@ -2226,7 +2226,9 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_none,
      .near = near_none},
     /* accelerate's find_executable_batch_size (Trainer's auto_find_batch_size)
-     * halved the batch on every OOM down to zero. */
+     * halved the batch on every OOM down to zero: raise RuntimeError("No
+     * executable batch size found, reached zero.") (huggingface/accelerate:
+     * src/accelerate/utils/memory.py@4e48dde92947acb42718aa0da01a9fb148465ce0). */
     {.kind = "batch-size-finder",
      .framework = "accelerate",
      .need = {"No executable batch size found"},
