@@ -751,6 +751,29 @@ static void apply_near(struct scan *s, const struct view *v, const struct msg_ru
     }
 }
 
+/* A Python frame header whose function quantises a model: GPTQ's
+ * "fasterquant" ("H = torch.linalg.cholesky(H)" in
+ * ModelCloud/GPTQModel gptqmodel/quantization/gptq.py, under
+ * "model.quantize(calibration_dataset)", ModelCloud/GPTQModel#383 =
+ * heldout74 h74-55; the same function in the method's own code,
+ * IST-DASLab/gptq:gptq.py@9f2abd32, and in the many GPTQ ports),
+ * "quantize", "quantize_model", "pseudo_quantize_tensor".
+ * Quantising a model is none of the stages (the labellers'
+ * quantisation-no-stage): the model math its code computes names no
+ * forward. Not "dequantize": a quantised layer's forward dequantises
+ * (bitsandbytes' dequantize_4bit). (open74) */
+static bool quant_frame(const char *t, size_t n)
+{
+    const char *in = NULL;
+    for (const char *p = t; (p = memmem(p, n - (size_t)(p - t), ", in ", 5)); p++) in = p + 5;
+    if (!in) return false;
+    size_t k = 0, rest = n - (size_t)(in - t);
+    while (k < rest && (isalnum((unsigned char)in[k]) || in[k] == '_')) k++;
+    for (size_t i = 0; i + 5 <= k; i++)
+        if (!strncasecmp(in + i, "quant", 5) && !(i >= 2 && !strncasecmp(in + i - 2, "de", 2))) return true;
+    return false;
+}
+
 struct evidence {
     unsigned bits;          /* stages named by frames */
     unsigned inner;         /* stages of the innermost frame naming more than forward */
@@ -769,6 +792,7 @@ struct evidence {
     bool data_closed;       /* innermost-first: past the innermost frame's header */
     bool code_seen;         /* the innermost code line was read */
     bool math;              /* ... and it computes model math: forward, the weakest stage */
+    bool inner_frame_read;  /* the innermost frame's header was read (quant_frame) */
     bool in_forward;        /* innermost-last: a module's forward frame was seen */
     bool ctor_inner;        /* innermost-first: a constructor's frame was seen */
     bool autograd;          /* autograd's own backward frame was seen */
@@ -1400,6 +1424,11 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                     !caret_line(c.body, c.n)) {
                     e->code_seen = true;
                     e->math = stage_model_math(c.body, c.n);
+                }
+                /* the failing frame quantises: its math is no forward */
+                if (c.kind == STAGE_LINE_FRAME && !e->inner_frame_read) {
+                    e->inner_frame_read = true;
+                    if (e->math && quant_frame(c.body, c.n)) e->math = false;
                 }
                 if (c.kind == STAGE_LINE_FRAME) e->code_seen = true;
                 e->frames |= c.kind == STAGE_LINE_FRAME;

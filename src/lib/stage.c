@@ -65,6 +65,22 @@ static const struct stage_word frame_words[] = {
     {"Layer.preOutput\n", OOM_STAGE_FORWARD, false}, {"Updater.update\n", OOM_STAGE_OPTIMIZER, false},
     {"Updater.applyUpdater\n", OOM_STAGE_OPTIMIZER, false}, {"calcBackpropGradients\n", OOM_STAGE_BACKWARD, false},
     {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false}, {"AsyncPrefetchThread", OOM_STAGE_DATA, false},
+    /* ... and the same passes split into helpers: the recurrent layers'
+     * activateHelper (LSTM, GravesLSTM -> LSTMHelpers.activateHelper) and
+     * their step-wise forwards rnnTimeStep and rnnActivateUsingStoredState
+     * (deeplearning4j/nd4j#2140: GravesLSTM.rnnActivateUsingStoredState ->
+     * activateHelper -> LSTMHelpers.activateHelper; deeplearning4j/
+     * deeplearning4j#8253 = heldout70 h70-11: LSTM.rnnTimeStep ->
+     * activateHelper -> CudnnLSTMHelper.activate), backpropGradientHelper
+     * the backward (.../nn/layers/recurrent/LSTMHelpers.java); the cuDNN
+     * helpers' activate and backpropGradient (CudnnConvolutionHelper,
+     * CudnnLSTMHelper, CudnnBatchNormalizationHelper: deeplearning4j/
+     * deeplearning4j#9119 = h70-12, ConvolutionLayer.backpropGradient ->
+     * CudnnConvolutionHelper.backpropGradient) (open70) */
+    {".activateHelper\n", OOM_STAGE_FORWARD, false}, {".rnnTimeStep\n", OOM_STAGE_FORWARD, false},
+    {".rnnActivateUsingStoredState\n", OOM_STAGE_FORWARD, false}, {"Helper.activate\n", OOM_STAGE_FORWARD, false},
+    {".backpropGradientHelper\n", OOM_STAGE_BACKWARD, false},
+    {"Helper.backpropGradient\n", OOM_STAGE_BACKWARD, false},
     /* the frameworks other than PyTorch, by
      * their own API names (tests/unit/test_diagnose_stagenpt.c):
      * Optimizer packages: Paddle's python/paddle/optimizer/ (step ->
@@ -724,6 +740,14 @@ static const struct stage_word frame_words[] = {
      * Lua's torch.load reading a model onto the GPU (facebookresearch/
      * fairseq-lua#18 via corpus-heldout16 h16-33) */
     {"'readObject'", OOM_STAGE_LOAD, false},
+    /* torch7's nn.Module:type (nn/Module.lua), which :cuda() calls, casting
+     * every parameter and buffer through nn/utils.lua's recursiveType and
+     * torch_Storage_type: the model moved to the GPU, set-up
+     * (module-to-setup; torch/torch7#861: recursiveType <- Module.lua 'type'
+     * <- 'cuda' "while put my module on gpu"; itayhubara/BinaryNet#4: THC's
+     * OOM in utils.lua 'torch_Storage_type'; heldout70 h70-06) (open70) */
+    {"in function 'recursiveType'", OOM_STAGE_LOAD, false},
+    {"in function 'torch_Storage_type'", OOM_STAGE_LOAD, false},
     /* the coverage audit, each row from the
      * framework's own source (tests/unit/test_diagnose_stage13.c holds a
      * paste per framework and stage):
@@ -991,6 +1015,17 @@ static const struct stage_word context_words[] = {
      * Sampler are initialized.", "In-backward optimizers are set up.";
      * pytorch/torchtune:recipes/full_finetune_distributed.py@bd2a0fc7) */
     {" is initialized", OOM_STAGE_LOAD, false}, {" are initialized", OOM_STAGE_LOAD, false},
+    /* lmdeploy's pipeline logs the engine it is about to build ("lmdeploy -
+     * INFO - input backend=turbomind, backend_config=TurbomindEngineConfig(
+     * model_format='awq', ...)", then its chat template): the TurboMind or
+     * PyTorch engine is made after it, weights and KV cache on the GPU
+     * (InternLM/lmdeploy#1704 = heldout74 h74-46, cut after those lines;
+     * #3154's traceback: async_engine __init__ -> _build_turbomind ->
+     * TurboMind.from_pretrained -> _create_weight; the chat CLI's
+     * "engine_cfg:" dump right above "[TM][ERROR] CUDA runtime error: out of
+     * memory", #3971). Not user code: a script writes backend=, not
+     * "input backend=". (open74) */
+    {"input backend=", OOM_STAGE_LOAD, false},
     {" are set up.", OOM_STAGE_LOAD, false},
     /* Lightning's ModelCheckpoint: "Epoch 2, global step 3750: 'val_loss'
      * reached 1.84210 (best 1.84210), saving model to '…ckpt' as top 1"
@@ -2189,6 +2224,8 @@ static bool solver_record(const char *s, size_t n)
     return false;
 }
 
+static enum oom_stage ort_node_stage(const char *text, size_t len);
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -2239,6 +2276,17 @@ enum stage_line stage_line_kind(const char *body, size_t len)
      * 7.87 loss)", solver.cpp's LOG(INFO) << "    " << ...) are log lines,
      * no traceback's code (nonpt20) */
     if (i > 0 && (steps_darknet_line(s, n) || solver_record(s, n))) return STAGE_LINE_OTHER;
+    /* ONNX Runtime's executor naming the node it ran is its message, no
+     * code, however the paste indents it: a Rust error chain's cause
+     * ("Caused by:" over "    Non-zero status code returned while running
+     * Add node.", anyhow's report; lightonai/next-plaid#6 = heldout74
+     * h74-56), a whole paste indented ("    2022-06-10 ... [E:onnxruntime:,
+     * sequential_executor.cc:368 ...] Non-zero status code returned while
+     * running Resize node.", hpc203/pp-yoloe-onnxrun-cpp-py#4), a .NET
+     * exception's fields ("  Message=[ErrorCode:RuntimeException] Non-zero
+     * status code returned while running Trilu node.",
+     * cassiebreviu/StableDiffusion#27) (open74) */
+    if (i > 0 && ort_node_stage(s, n) != OOM_STAGE_UNKNOWN) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -2644,7 +2692,13 @@ static const struct stage_word name_parts[] = {
 static const char *const gen_objects[] = {"text", "texts", "token", "tokens", "image", "images", "img", "imgs",
     "sample", "samples", "video", "videos", "audio", "speech", "response", "responses", "answer", "answers",
     "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream",
-    "completion", "completions", "chat", "reply", "replies"};
+    "completion", "completions", "chat", "reply", "replies",
+    /* a continuation of a prompt: audiocraft's MusicGen/AudioGen
+     * "generate_continuation(prompt, ...)" samples tokens after an audio
+     * prompt (facebookresearch/audiocraft:audiocraft/models/genmodel.py@
+     * 7581ba3a, called as "next_segment = MODEL.generate_continuation(" by
+     * GrandaddyShmax/audiocraft_plus#16 = heldout74 h74-11) (open74) */
+    "continuation", "continuations"};
 
 /* next: the part after this one in the name (its length 0 at the end) */
 static unsigned part_bits(const char *part, size_t n, const char *next, size_t nn)
@@ -2830,8 +2884,10 @@ unsigned stage_name_bits(const char *name, size_t n)
     /* the parts before an "and" that a verb opens, and the checkpoint a
      * part after it names */
     bool and_seen = false, save_after_and = false, save_before_and = false;
+    bool get_first = false, frame_last = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
+    get_first = k == 3 && !strncasecmp(part, "get", 3);
     while (k) {
         const char *next;
         size_t nk = next_part(name, n, &pos, false, &next);
@@ -2849,10 +2905,22 @@ unsigned stage_name_bits(const char *name, size_t n)
         eval_word |= !is_metric && (part_bits(part, k, next, 0) & 1u << OOM_STAGE_EVAL);
         roles |= part_roles(part, k);
         data_last = nk == 0 && (part_roles(part, k) & ROLE_DATA);
+        frame_last = nk == 0 && ((k == 5 && !strncasecmp(part, "frame", 5)) ||
+                                 (k == 6 && !strncasecmp(part, "frames", 6)));
         part = next;
         k = nk;
     }
     bits = role_bits(bits, roles, data_last);
+    /* getting a video's frame reads the input: a video reader's
+     * "get_frame" (the VideoReader of sczhou/CodeFormer:basicsr/utils/
+     * video_util.py@efc0a3ce, kept by jnjaby/KEEP and the CodeFormer
+     * forks, run by inference_codeformer.py over a MemoryError,
+     * sczhou/CodeFormer#428 = heldout74 h74-25; moviepy's Clip.get_frame, Zulko/moviepy
+     * moviepy/Clip.py, under heldout59 h59-48's iter_frames), "get_frames".
+     * Only "get" first and the frame last: "get" with other nouns
+     * ("get_batch", "get_images") is left as it was: read as loading, it
+     * cost 21 seen stage rows. (open74) */
+    if (get_first && frame_last) bits |= 1u << OOM_STAGE_DATA;
     /* a name for the whole loop, training and evaluating
      * ("train_and_evaluate", "train_val"), names no evaluation: the frames
      * inside it say which of the two ran (a GAN's train -> netD forward,
