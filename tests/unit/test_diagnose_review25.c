@@ -54,10 +54,41 @@ static void test_what_oom_no_device_lines(void **state)
     oom_report_release(&rep);
 }
 
+/* A failing frame that quantises a model names no forward by its math
+ * (quant_frame, scan.c, open74): "quant" as a word's end or quantise's
+ * stem, not the statistics' "quantile" (a loss or metric's model math:
+ * forward, as before open74). On main "compute_quantiles" read as
+ * quantising: stage unknown. */
+static void test_quant_frame_not_quantile(void **state)
+{
+    (void)state;
+    static const char *const frames[] = {"compute_quantiles", "quantile_regression", "quantity_head"};
+    static const char tail[] = "    H = torch.linalg.cholesky(H)\n"
+                               "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 10.56 GiB. GPU 0 has a "
+                               "total capacity of 31.75 GiB of which 3.81 GiB is free.\n";
+    char log[1024];
+    struct oom_report rep;
+    for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+        snprintf(log, sizeof log, "Traceback (most recent call last):\n  File \"/w/model.py\", line 122, in %s\n%s",
+                 frames[i], tail);
+        assert_string_equal(oom_stage_name(scan_primary(log, &rep)->stage), "forward");
+        oom_report_release(&rep);
+    }
+    /* quantising frames still read so */
+    static const char *const quant[] = {"fasterquant", "quantize_model", "pseudo_quantize_tensor", "quantise"};
+    for (size_t i = 0; i < sizeof quant / sizeof quant[0]; i++) {
+        snprintf(log, sizeof log, "Traceback (most recent call last):\n  File \"/w/model.py\", line 122, in %s\n%s",
+                 quant[i], tail);
+        assert_string_equal(oom_stage_name(scan_primary(log, &rep)->stage), "unknown");
+        oom_report_release(&rep);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_what_oom_no_device_lines),
+        cmocka_unit_test(test_quant_frame_not_quantile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
