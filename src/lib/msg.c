@@ -532,6 +532,13 @@ static const struct msg_clause clauses_ggml[] = {
     {NULL, 0},
 };
 
+/* ggml's context arena refusing an object: "(needed N, available M)" */
+static const struct msg_clause clauses_ggml_context[] = {
+    {"(needed %d", MSG_F_REQUESTED},
+    {"available %d)", MSG_F_FREE},
+    {NULL, 0},
+};
+
 /* ggml's buffer allocations name the buffer type that failed
  * (ggml_backend_buft_name): "alloc_tensor_range: failed to allocate CUDA0
  * buffer of size 4412935168" (ggml-alloc.c), "ggml_gallocr_reserve_n: failed
@@ -1986,6 +1993,25 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_ggml,
      .near = near_ggml},
+    /* ggml's context arena: a ggml_context is one buffer sized when it is
+     * made (ggml_init's mem_size), and a tensor or object that does not fit
+     * is refused with "ggml_new_tensor_impl: not enough space in the
+     * context's memory pool (needed 28728784, available 10485760)" (later
+     * ggml_new_object; ggml-org/ggml src/ggml.c). The size is the
+     * program's own estimate, not the device's memory: the maintainers'
+     * fixes are a larger estimate or a smaller batch (ggml-org/ggml#322,
+     * "hardcoded 256MB initial buffer"; ggml-org/llama.cpp#29, #522, #6379;
+     * ymcui/Chinese-LLaMA-Alpaca#526, "-b 24"; a privateGPT run,
+     * heldout69 h69-12). A look-alike; it carries its own figures. (open69) */
+    {.kind = "ggml-context-pool",
+     .framework = "llama.cpp",
+     .need = {"not enough space in the context's memory pool"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_ggml_context,
+     .near = near_none},
     /* ggml's buffer allocators by the buffer type they name
      * (clauses_ggml_buffer): a host buffer first, "CPU", the pinned
      * "CUDA_Host"/"Vulkan_Host", and the CPU backend's own malloc check
@@ -3990,7 +4016,7 @@ static const struct msg_rule rules[] = {
     {STANDALONE_MENTION,
      .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
              "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
-             "OutOfMemory", "Out of mem ", "out of mem "},
+             "OutOfMemory", "Out of mem ", "out of mem ", "OoM"},
      .qualifier = {DEVICE_QUALIFIERS},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
     },
@@ -4151,6 +4177,11 @@ static const struct msg_rule rules[] = {
      .framework = "unknown",
      .any = {"OOM", "Out of memory", "Out-of-Memory", "Out-of-memory", "out-of-memory",
              "Out of Memory", "out of memory", "out of GPU memory", "Out Of Memory",
+             /* the abbreviation in mixed case, "I end up with a CUDA OoM:"
+              * (deepspeedai/DeepSpeed-MII#559 = heldout69 h69-27), "Funny
+              * Error (OoM)" (heldout28 h28-86), "improve stability regarding
+              * CUDA OoM" (a change, heldout47 h47-89) (open69) */
+             "OoM",
              /* lower case glued to Chinese ("训练中途报oom错误", heldout15
               * h15-23); a lower-case "oom" alone would cost the hot scan a
               * memchr on 'o' (diagrec5) */
@@ -7006,6 +7037,14 @@ static const char *const error_words[] = {
 /* ... unless it only warns or tells where an exception was handled. */
 static const char *const error_not[] = {
     "Warning", "WARN", "warn(", "During handling", "above exception", "Traceback (",
+    /* NCCL's own INFO lines (NCCL_DEBUG=INFO) report, never fail: a plugin
+     * it looks for and falls back from, "NCCL INFO NET/Plugin: Failed to find
+     * ncclNetPlugin_v6 symbol.", "NCCL INFO TUNER/Plugin: Failed to find
+     * ncclTunerPlugin_v2, using internal tuner instead." (NVIDIA/nccl#1000,
+     * NVIDIA/Megatron-LM#516, aws/aws-ofi-nccl#715; a paste cut after them,
+     * deepspeedai/DeepSpeed-MII#559 = heldout69 h69-27). Its failures are
+     * WARN lines (open69) */
+    "NCCL INFO",
 };
 /* Words of memory: a line that names memory or an allocation is no plain
  * failure ("failed to allocate 10965.24 MiB of pinned memory", "CUFFTError(code
