@@ -4014,11 +4014,19 @@ static const struct msg_rule rules[] = {
      * and never over host words. (Anchors end past "mem", which training
      * logs print on every step.) */
     {STANDALONE_MENTION,
-     .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
+     .any = {"out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
              "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
-             "OutOfMemory", "Out of mem ", "out of mem ", "OoM"},
+             "OutOfMemory", "Out of mem ", "out of mem "},
+     .qualifier = {DEVICE_QUALIFIERS},
+    },
+    /* ... and the abbreviation, which starts its word: not the end of a
+     * name in capitals ("bigscience/BLOOM with deepspeed on GPU", a model;
+     * "ZOOM", "DOOM"), while "OOMs", "OOMed" and "OOMing" still read. */
+    {STANDALONE_MENTION,
+     .any = {"OOM", "OoM"},
      .qualifier = {DEVICE_QUALIFIERS},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
+     .word_start = true,
     },
     /* The same words translated or written in another language around an
      * English paste: GPU memory named by itself (Chinese 显存 "video memory":
