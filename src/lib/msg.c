@@ -3888,6 +3888,24 @@ static const struct msg_rule rules[] = {
      .qualifier_span = 4,
      .also = {"memory", "mem", "VRAM"},
     },
+    /* ... or the device's memory said to run out, the memory the verb's
+     * subject: "I found my cuda memory runs out when processing occupancy_256
+     * prediction" (xheon/panoptic-reconstruction#10 = heldout75 h75-19),
+     * "The GPU is 16gb but still the memory runs out" (Aradhye2002/EcoDepth#19
+     * = heldout66 h66-39). The device within six words in the sentence; a
+     * hypothetical ("If CUDA memory runs out, rerun with --batch-size 8") or
+     * a denial takes it back, host words guard it. (open75) */
+    {STANDALONE_MENTION,
+     .any = {"memory runs out", "memory ran out", "memory running out", "memory run out"},
+     .sentence_case = true,
+     .word_start = true,
+     .qualifier = {DEVICE_QUALIFIERS, "video", "graphics"},
+     .qualifier_span = 6,
+     /* not where the line names the host's memory ("the host memory runs
+      * out while the GPU idles") */
+     .unless = {"host", "Host", "RAM", "ram", "CPU", "cpu"},
+     .unless_words = true,
+    },
     /* ... or a memory error of the device: "GPU memory error due to
      * settings.print_stats" (visionml/pytracking#132), "CUDA Memory Errors"
      * (bryanchrist/MathNeuro#3 = h18-63), "how to ... solve cuda memory
