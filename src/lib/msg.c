@@ -1495,13 +1495,19 @@ static const struct msg_rule rules[] = {
     /* Dask's nanny restarting a worker whose process memory (RSS) passed the
      * terminate fraction of its memory_limit: "distributed.nanny.memory -
      * WARNING - Worker tcp://127.0.0.1:34349 (pid=342998) exceeded 95% memory
-     * budget. Restarting..." (older "Worker exceeded 95% memory budget.
-     * Restarting"; dask/distributed's nanny, logger.warning("Worker exceeded
+     * budget. Restarting..." (NannyMemoryManager.memory_monitor: f"Worker
+     * {nanny.worker_address} (pid={process.pid}) exceeded {fraction * 100:.0f}%
+     * memory budget. Restarting...", dask/distributed:distributed/worker_memory.py
+     * @00a02f194da9f1f433c600d64578141e89bda79d), older "Worker exceeded 95%
+     * memory budget. Restarting" (the nanny's logger.warning("Worker exceeded
      * %d%% memory budget. Restarting", ...)): host RAM, also under dask-cuda,
-     * whose device memory has its own limit and spilling. */
+     * whose device memory has its own limit and spilling. Both put the
+     * percentage right after "exceeded" (the shape), whatever names the worker
+     * before it; "exceeded" elsewhere on the line is not this message. */
     {.kind = "host-oom-killer",
      .framework = "host",
      .need = {"exceeded", "memory budget. Restarting"},
+     .shape = "exceeded %i%% memory budget. Restarting",
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
      .fold = true,
@@ -2249,7 +2255,9 @@ static const struct msg_rule rules[] = {
      .clauses = clauses_none,
      .near = near_none},
     /* accelerate's find_executable_batch_size (Trainer's auto_find_batch_size)
-     * halved the batch on every OOM down to zero. */
+     * halved the batch on every OOM down to zero: raise RuntimeError("No
+     * executable batch size found, reached zero.") (huggingface/accelerate:
+     * src/accelerate/utils/memory.py@4e48dde92947acb42718aa0da01a9fb148465ce0). */
     {.kind = "batch-size-finder",
      .framework = "accelerate",
      .need = {"No executable batch size found"},
@@ -2258,7 +2266,13 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_none,
      .near = near_none},
-    /* SGLang start-up: the KV cache pool does not fit beside the weights. */
+    /* SGLang start-up: the KV cache pool does not fit beside the weights:
+     * ModelRunner.init_memory_pool's raise RuntimeError("Not enough memory.
+     * Please try to increase --mem-fraction-static.") when the profiled
+     * max_total_num_tokens is <= 0 (sgl-project/sglang:python/sglang/srt/
+     * model_executor/model_runner.py@01cc04e2b5b01ce379698a3fee1bd17706e1d0ec);
+     * later versions raise the same words from MemoryPoolConfig.__post_init__,
+     * with " Current value: mem_fraction_static=0.88" after them. */
     {.kind = "sglang-kv-cache",
      .framework = "sglang",
      .need = {"Not enough memory", "mem-fraction-static"},
@@ -4949,27 +4963,30 @@ static bool cjk_mark_before(const char *text, size_t i)
     return false;
 }
 
+/* The plain negations (negated_before uses these alone): not the past or
+ * mending words of deny_words, which say an OOM was there. One list, at
+ * the head of deny_words too, so the two cannot drift apart. */
+#define DENY_PLAIN_NEGATIONS "not", "no", "never", "without", "nor", "dont", "doesnt", "didnt", \
+    "isnt", "wasnt"
 /* Words that deny what follows them in the same clause (any case; a word
  * ending in "n't" too), also a past one ("before it was OOM, now ...",
  * "fixed the OOM"), words that may stand between ("not caused by a CUDA
  * OOM", "no longer OOM"), and what denies an OOM named before it ("OOM is not the
  * problem here", "OOMではない", "OOM이 아닙니다"). Chinese writes the
  * negation right before, without a blank ("不是OOM"). */
-static const char *const deny_words[] = {"not", "no", "never", "without", "nor", "avoid",
+static const char *const deny_words[] = {DENY_PLAIN_NEGATIONS, "avoid",
     "recovering", "recovered", "recover" /* "Recovering from OOM error; New batch size: 8",
     Rudrabha/Wav2Lip#234 = h18-60 (diagrec5) */,
     "avoids", "avoiding", "prevent", "prevents", "preventing", "before", "previously",
-    "formerly", "fixed", "solved", "resolved", "recovering", "recovered", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
+    "formerly", "fixed", "solved", "resolved", "n\xc3\xa3o", "N\xc3\xa3o", "sem",
     "nunca", "kein", "keine", "keinen", "nicht", "\xd0\xbd\xd0\xb5", "\xd0\x9d\xd0\xb5",
     "\xd0\xbd\xd0\xb5\xd1\x82", "\xd0\xb1\xd0\xb5\xd0\xb7",
     /* the contractions typed without their apostrophe ("it wouldnt run into
-     * OOM", sgl-project/sglang#2607) (diagcall9) */
-    "dont", "doesnt", "didnt", "wont", "wouldnt", "cant", "couldnt", "isnt", "wasnt", "arent",
+     * OOM", sgl-project/sglang#2607) (diagcall9); dont, doesnt, didnt, isnt
+     * and wasnt are in DENY_PLAIN_NEGATIONS */
+    "wont", "wouldnt", "cant", "couldnt", "arent",
     "werent", "havent", "hasnt", "hadnt", "shouldnt", NULL};
-/* The plain negations of deny_words (negated_before): not the past or
- * mending words, which say an OOM was there. */
-static const char *const negation_only[] = {"not", "no", "never", "without", "nor", "dont",
-    "doesnt", "didnt", "isnt", "wasnt", NULL};
+static const char *const negation_only[] = {DENY_PLAIN_NEGATIONS, NULL};
 static const char *const deny_between[] = {"a", "an", "the", "any", "really", "actually",
     "due", "to", "caused", "by", "because", "of", "from", "related", "just", "simply", "it",
     "is", "was", "\xc3\xa9", "es", "ist", "um", "uma", "ein", "eine", "einen", "cuda", "gpu",

@@ -383,6 +383,13 @@ int opt_duration(const struct opt_spec *o, const char *val, void *dst, size_t si
     snprintf(flag, sizeof flag, "--%s", o->name);
     if (size != sizeof(int64_t)) return oomlab_err_set(err, "%s: not an int64_t field (opt table)", flag);
     int64_t ms;
+    /* a written zero ("0", "0s", "0.0"), not a fraction rounded to 0 ms ("0.0001") */
+    if (o->zero_say && o->min > 0 && val && !isdigit((unsigned char)val[strspn(val, "0.")]) &&
+        units_parse_duration_ms(val, &ms) == 0 && ms == 0) {
+        char lim[32];
+        return oomlab_err_set(err, "%s '%s': at least %s; 0 is not \"no limit\" here: %s", flag, val,
+                              units_format_duration_ms(o->min, lim, sizeof lim), o->zero_say);
+    }
     if (units_duration_arg(flag, val ? val : "", o->min, o->max, &ms, err) < 0) return -1;
     size_t n = strlen(val);
     if (o->bare_max && ms > o->bare_max && n && (isdigit((unsigned char)val[n - 1]) || val[n - 1] == '.'))

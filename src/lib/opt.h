@@ -71,6 +71,8 @@ struct opt_spec {
     int flag_value;       /* a flag whose field is an int stores this (--tied-embeddings 1,
                              --untied-embeddings 0 into one int: the last one given wins) */
     const char *group;    /* --help prints this line above the row ("workload:") */
+    const char *zero_say; /* opt_duration: a value of 0 (timeout(1) reads it as "no limit")
+                             is refused with this said after "at least ..."; NULL: nothing */
 };
 
 #define OPT_FIELD(type, field) .offset = offsetof(type, field), .size = sizeof(((type *)0)->field)
@@ -147,9 +149,10 @@ opt_parse_fn opt_dir;      /* --dir DIR: a directory name short enough for DIR/l
 #define OPT_INTERVAL_SPEC(helptext, field)                                                   \
     {.name = "interval", .metavar = "DUR", .help = helptext, .parse = opt_duration, field,   \
      .min = OPT_INTERVAL_MIN_MS, .max = OPT_INTERVAL_MAX_MS, .bare_max = OPT_INTERVAL_BARE_MAX_MS}
-#define OPT_TIMEOUT_SPEC(helptext, field)                                                    \
+/* zerosay: what to write instead of --timeout 0 (which GNU timeout(1) reads as no limit). */
+#define OPT_TIMEOUT_SPEC(helptext, field, zerosay)                                           \
     {.name = "timeout", .metavar = "DUR", .help = helptext, .parse = opt_duration, field,    \
-     .min = 1, .max = UNITS_DURATION_MAX_MS}
+     .min = 1, .max = UNITS_DURATION_MAX_MS, .zero_say = zerosay}
 #define OPT_GRACE_SPEC(helptext, field)                                                      \
     {.name = "grace", .metavar = "DUR", .help = helptext, .parse = opt_duration, field,      \
      .min = OPT_GRACE_MIN_MS, .max = OPT_GRACE_MAX_MS}

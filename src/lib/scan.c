@@ -4196,7 +4196,8 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
      * to OOM" over "Win10 64 32Gig RAM" and a trainer's frames
      * (ray-project/ray#24926 = heldout75 h75-56); "CPU RAM explodes after
      * ~60 iterations" names its GPU ("GPU: P100 16GB") and is not this
-     * (JIA-Lab-research/Context-Aware-Consistency#4). (open75) */
+     * row's (JIA-Lab-research/Context-Aware-Consistency#4, a host-RAM
+     * report that the host rows read). (open75) */
     bool host_only = !s->mention_standalone && cr->score[CONTEXT_GPU] == 0 && context_host_memory(cr);
     if (!(context_host_failure(cr) || host_only) || cr->score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN) return;
     for (size_t i = 0; i < rep->n_events; i++) rep->events[i].gpu_oom = false;

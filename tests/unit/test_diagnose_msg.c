@@ -550,7 +550,9 @@ static size_t rule_text(const struct msg_rule *r, size_t any, bool sentence, cha
     if (r->qualifier[0]) n += (size_t)snprintf(buf, cap, "%s ", r->qualifier[0]);
     /* a rule with a shape: the shape's words, a figure for each placeholder */
     for (const char *p = r->shape; p && *p && n + 8 < cap; p++) {
-        if (*p == '%' && p[1]) {
+        if (*p == '%' && p[1] == '%') { /* "%%" is a literal '%' ("exceeded %i%% memory budget") */
+            buf[n++] = *++p;
+        } else if (*p == '%' && p[1]) {
             p++;
             n += (size_t)snprintf(buf + n, cap - n, "%s", *p == 's' || *p == 'z' || *p == 'u' ? "1 GB" : "1");
         } else {
