@@ -1040,10 +1040,13 @@ static const struct msg_near near_what_oom[] = {
     {".cu(%i)", MSG_F_DEVICE, 2, 0},
     /* words, not parts of words: "gpustat", "cudatoolkit" name no device
      * (%b: a word's end; the pattern's start is one already) (left25), nor
-     * do identifiers that hold the word: the toolkit's CUDA_HOME, a build's
-     * TORCH_CUDA_ARCH_LIST say a toolkit is there, not that the program runs
-     * on the device. The variable that picks the devices it runs on does
-     * (tidy25). */
+     * do identifiers that go on after the word with '_': the toolkit's
+     * CUDA_HOME, a build's TORCH_CUDA_ARCH_LIST say a toolkit is there, not
+     * that the program runs on the device. The variable that picks the
+     * devices it runs on does (tidy25). A start after '_' is still one: a
+     * name that ends in the word ("GGML_CUDA=1") and a path's part
+     * ("CUDA_HOME=/usr/local/cuda") count (review25). A line that says no
+     * device was found names none (says_no_device). */
     {"CUDA_VISIBLE_DEVICES", MSG_F_DEVICE, 40, 2},
     {"cuda%b", MSG_F_DEVICE, 40, 2},
     {"CUDA%b", MSG_F_DEVICE, 40, 2},
@@ -6391,6 +6394,31 @@ static void apply_value(enum msg_field field, const struct pm_vals *v, struct oo
         (&ev->bytes_step.requested)[slot - &ev->bytes.requested] = v->has_size ? v->size_step : 1;
 }
 
+/* A line that says the program found no device names none, though it
+ * holds the words a device cue looks for (MSG_F_DEVICE, near_what_oom's
+ * CUDA and GPU words): the CUDA runtime's cudaErrorNoDevice string, which
+ * TF's "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device
+ * is detected" (tensorflow/tensorflow#62494) and PyTorch's "cuda runtime
+ * error (38) : no CUDA-capable device is detected" (MasterBin-IIAU/CSA#5)
+ * print; TF's "I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore
+ * above cudart dlerror if you do not have a GPU set up on your machine."
+ * (tensorflow/tensorflow#35872); PyTorch's "CUDA initialization: Found no
+ * NVIDIA driver on your system" (pytorch/pytorch:c10/cuda/
+ * CUDAFunctions.cpp@68e217b9). Such a line is a CPU-only run's, the
+ * opposite of a cue. (review25) */
+static const char *const no_device_lines[] = {
+    "no CUDA-capable device",
+    "if you do not have a GPU",
+    "Found no NVIDIA driver",
+};
+
+static bool says_no_device(const char *text, size_t len)
+{
+    for (size_t k = 0; k < sizeof no_device_lines / sizeof no_device_lines[0]; k++)
+        if (msg_matches(no_device_lines[k], text, len)) return true;
+    return false;
+}
+
 static bool apply_pairs(const char *pattern, enum msg_field field, const char *text, size_t len,
                         struct oom_event *ev, const struct byte_pairs *bp)
 {
@@ -6398,6 +6426,7 @@ static bool apply_pairs(const char *pattern, enum msg_field field, const char *t
     struct pm_vals v;
     bool any = false;
     while (pm_find(pattern, text, len, &from, &v, bp)) {
+        if (field == MSG_F_DEVICE && says_no_device(text, len)) return false;
         any = true;
         apply_value(field, &v, ev);
         if (field != MSG_F_PROC) break;

@@ -761,7 +761,10 @@ static void apply_near(struct scan *s, const struct view *v, const struct msg_ru
  * Quantising a model is none of the stages (the labellers'
  * quantisation-no-stage): the model math its code computes names no
  * forward. Not "dequantize": a quantised layer's forward dequantises
- * (bitsandbytes' dequantize_4bit). (open74) */
+ * (bitsandbytes' dequantize_4bit). (open74) "quant" ends a word there, or
+ * goes on as quantise's ("quantiz", "quantis"): not the statistics'
+ * "quantile" ("compute_quantiles", model math that is a forward's) nor
+ * "quantity" (review25). */
 static bool quant_frame(const char *t, size_t n)
 {
     const char *in = NULL;
@@ -769,8 +772,13 @@ static bool quant_frame(const char *t, size_t n)
     if (!in) return false;
     size_t k = 0, rest = n - (size_t)(in - t);
     while (k < rest && (isalnum((unsigned char)in[k]) || in[k] == '_')) k++;
-    for (size_t i = 0; i + 5 <= k; i++)
-        if (!strncasecmp(in + i, "quant", 5) && !(i >= 2 && !strncasecmp(in + i - 2, "de", 2))) return true;
+    for (size_t i = 0; i + 5 <= k; i++) {
+        if (strncasecmp(in + i, "quant", 5) || (i >= 2 && !strncasecmp(in + i - 2, "de", 2))) continue;
+        size_t j = i + 5;
+        if (j == k || !islower((unsigned char)in[j]) ||
+            (in[j] == 'i' && j + 1 < k && (in[j + 1] == 'z' || in[j + 1] == 's')))
+            return true;
+    }
     return false;
 }
 

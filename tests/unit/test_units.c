@@ -202,6 +202,14 @@ static void test_duration_args_and_format(void **state)
     assert_string_equal(err.msg, "--timeout '1d12h': one unit only: write 36h (see DURATIONS in oomlab(1))");
     assert_int_equal(units_duration_arg("--timeout", "2s500ms", 1, INT64_MAX, &ms, &err), -1);
     assert_string_equal(err.msg, "--timeout '2s500ms': one unit only: write 2500ms (see DURATIONS in oomlab(1))");
+    /* ... where that spelling is in the flag's range; else the range, as
+     * the one-unit value would be refused next (review25) */
+    assert_int_equal(units_duration_arg("--interval", "1h30m", 10, 3600000, &ms, &err), -1);
+    assert_string_equal(err.msg, "--interval '1h30m': at most 1h");
+    assert_int_equal(units_duration_arg("--interval", "0s5ms", 10, 3600000, &ms, &err), -1);
+    assert_string_equal(err.msg, "--interval '0s5ms': at least 10ms");
+    assert_int_equal(units_duration_arg("--interval", "1m30s", 10, 3600000, &ms, &err), -1);
+    assert_string_equal(err.msg, "--interval '1m30s': one unit only: write 90s (see DURATIONS in oomlab(1))");
     /* not a combination: units out of order, repeated, or a part without one */
     const char *not_combos[] = {"30m1h", "1m1m", "1h30", "1h 30m", "h30m", "1hm", "1h-30m"};
     for (size_t i = 0; i < sizeof not_combos / sizeof *not_combos; i++) {
