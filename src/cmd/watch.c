@@ -511,10 +511,14 @@ static int tick(struct watch *w, struct oomlab_err *err)
      * that stop for a GPU are not taken for an idle one; on stderr, or on a
      * terminal as a line of the frame (the redraw would draw over stderr's) */
     if (w->ticks > 0 && s.n != w->gpus_listed) {
-        snprintf(w->gpus_note, sizeof w->gpus_note, "NVML lists %zu GPU%s now, %zu before (after %lld sample%s)%s",
+        snprintf(w->gpus_note, sizeof w->gpus_note, "NVML lists %zu GPU%s now, %zu before (after %lld sample%s); peaks start again%s",
                  s.n, s.n == 1 ? "" : "s", w->gpus_listed, w->ticks, w->ticks == 1 ? "" : "s",
                  s.n < w->gpus_listed ? "; if one fell off the bus, dmesg names its Xid error" : "");
         if (!w->tty) fprintf(stderr, "oomlab watch: %s\n", w->gpus_note);
+        /* NVML numbers its GPUs afresh when the list changes, so an index
+         * may now name another card: a peak kept by index could be another
+         * GPU's. Peaks and sparklines start again; the note says so. */
+        for (size_t i = 0; i < MAX_GPUS; i++) w->track[i] = (struct gpu_track){.peak = -1};
     }
     w->gpus_listed = s.n;
     track(w, &s);

@@ -350,4 +350,16 @@ last=${T}/gone.last; awk 'BEGIN{RS="\033\\[H"} END{print}' "$T/gone.tty" > "$las
   ! grep -q 'GPU 1 ' "$last" && ! grep -q 'oomlab watch: NVML lists' "$T/gone.tty"
 check "watch on a terminal: a GPU that goes away mid-run is a line of the frame" $? "rc=$rc" "$(cat -v "$last")"
 cp "$T/gpus.two" "$D/gpus"
+# When the list changes NVML numbers its GPUs afresh, so an index may name
+# another card: peaks start again, and no GPU shows a peak that another card
+# (or the card before the change) set (before: kept by position, GPU 0's
+# peak stayed at the 512 MiB base it no longer had).
+rm -f "$T/peak.out"
+( for _ in $(seq 400); do [ -s "$T/peak.out" ] && break; sleep 0.025; done
+  printf '0 85899345920 268435456 35 NVIDIA A100-SXM4-80GB\n' > "$D/gpus.t" && mv "$D/gpus.t" "$D/gpus" ) & PIDS+=($!)
+"$OOMLAB" watch --json --count 4 --interval 150ms > "$T/peak.out" 2> "$T/peak.err"; rc=$?; wait
+got=$(tail -1 "$T/peak.out" | jq_py "g=d['gpus'][0]; print(len(d['gpus']), g['used_bytes'] == g['peak_used_bytes'])")
+[ $rc -eq 0 ] && [ "$got" = "1 True" ] && grep -q 'peaks start again' "$T/peak.err"
+check "watch: after the GPU list changes, peaks start again (an index may name another card)" $? "rc=$rc" "$got" "$(cat "$T/peak.err")"
+cp "$T/gpus.two" "$D/gpus"
 exit 0
