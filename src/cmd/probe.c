@@ -722,6 +722,27 @@ static void print_recommended(const struct probe_cli *cli, const struct probe_re
     print_accum(cli, r);
 }
 
+/* After Ctrl-C (or scancel's SIGTERM) what was learned need not be learned
+ * again: the bracket as --min/--max, so the same probe goes on from it. The
+ * largest pass is the new --min (it is run again: a start known to fit);
+ * the smallest OOM less one, else the old --max, the new --max. A failure
+ * stop gets none: the same trial would fail the same way. */
+static void print_resume(const struct probe_cli *cli, const struct probe_result *r)
+{
+    if (r->stop != PROBE_STOP_INTERRUPTED) return;
+    long lo = r->largest_fit >= 0 ? r->largest_fit : cli->search.min;
+    long hi = r->smallest_oom >= 0 ? r->smallest_oom - 1 : cli->search.max;
+    if (r->largest_fit < 0 && r->smallest_oom < 0) return; /* nothing learned */
+    if (hi >= 0 && hi < lo) return;                        /* pinned already */
+    printf("to go on from here: the same probe with --min %ld", lo);
+    if (hi >= 0) printf(" --max %ld", hi);
+    printf(" (");
+    if (r->largest_fit >= 0) printf("%s=%ld passed", cli->param, r->largest_fit);
+    if (r->largest_fit >= 0 && r->smallest_oom >= 0) printf(", ");
+    if (r->smallest_oom >= 0) printf("%s=%ld OOMs", cli->param, r->smallest_oom);
+    printf(")\n");
+}
+
 static int render_text(const struct probe_cli *cli, const struct probe_result *r)
 {
     bool color = color_enabled(stdout);
@@ -740,6 +761,7 @@ static int render_text(const struct probe_cli *cli, const struct probe_result *r
         printf("%s at %s=%ld: %s\n", r->stop == PROBE_STOP_FAILED ? "stopped" : "interrupted",
                cli->param, t->value, t->diagnosis);
     }
+    print_resume(cli, r);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : -1;
 }
 

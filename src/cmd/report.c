@@ -844,9 +844,15 @@ static int chart_html(FILE *f, const struct svg_chart *c, const char *empty_note
 }
 
 static const char *const empty_notes[] = {
-    "Device memory was not sampled for these runs.",
+    NULL, /* memory: the run's own mem_note */
     "No per-step peaks: the log has no step memory lines and the run had no --torch hook.",
     "No loss in this log.",
+};
+/* The same for the overlay of several runs. */
+static const char *const overlay_empty_notes[] = {
+    "Device memory was not sampled for these runs.",
+    "No per-step peaks: the logs have no step memory lines and the runs had no --torch hook.",
+    "No loss in these logs.",
 };
 
 /* Why a run's chart of kind k is empty, when it is. */
@@ -858,6 +864,25 @@ static const char *chart_note(const struct run *r, enum chart_kind k)
      * yet the log has a loss (the ledger's loss_trend says nan) */
     if (k == CHART_LOSS && r->loss_nonfinite > 0) return "The loss in this log is nan or inf at every step.";
     return empty_notes[k];
+}
+
+/* Why the overlay of kind k is empty, when it is: a log that could not
+ * be read has nothing to say about step lines or the loss (the overlay
+ * said "the logs have no step memory lines" of logs it never read). */
+static const char *overlay_note(const struct run *runs, size_t n, enum chart_kind k)
+{
+    size_t unread = 0, nonfinite = 0;
+    for (size_t i = 0; i < n; i++) {
+        unread += runs[i].log_note[0] != 0;
+        nonfinite += !runs[i].log_note[0] && runs[i].loss_nonfinite > 0;
+    }
+    if (k == CHART_MEMORY) return overlay_empty_notes[k];
+    if (unread == n) return "Nothing from the logs: none of them could be read.";
+    if (unread)
+        return k == CHART_STEPS ? "No per-step peaks in the logs that could be read (the others: see each run below)."
+                                : "No loss in the logs that could be read (the others: see each run below).";
+    if (k == CHART_LOSS && nonfinite == n) return "The loss in these logs is nan or inf at every step.";
+    return overlay_empty_notes[k];
 }
 
 /* Run `nth` (from 1) of `n`: with several runs its charts' ids carry the
@@ -910,7 +935,7 @@ static int render_html(FILE *f, struct run *runs, size_t n)
         static struct labels lb;
         for (int k = CHART_MEMORY; k <= CHART_LOSS; k++) {
             chart_overlay(&c, &lb, runs, n, (enum chart_kind)k);
-            if (chart_html(f, &c, empty_notes[k]) < 0) return -1;
+            if (chart_html(f, &c, overlay_note(runs, n, (enum chart_kind)k)) < 0) return -1;
         }
     }
     ledger_table(f, runs, n);

@@ -53,6 +53,7 @@ struct watch {
     long long read_ticks;   /* samples in which some GPU's memory was read */
     char last_error[512];   /* the latest GPU error, said if no sample ever read */
     size_t gpus_listed;     /* how many GPUs the previous sample listed */
+    char gpus_note[160];    /* the latest change of that list, said (a terminal's frame keeps it) */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -199,6 +200,11 @@ static void frame(struct watch *w, const struct gpusnap *s, FILE *f)
     fprintf(f, "\033[H%soomlab watch%s  every %lldms  %s  (Ctrl-C quits)\033[K\n",
             color_code(w->color, COLOR_BOLD), color_code(w->color, COLOR_RESET),
             (long long)w->o.interval_ms, now);
+    /* the GPU list changed under the watch: a line of the frame, which
+     * every redraw keeps (a line on stderr would be drawn over) */
+    if (w->gpus_note[0])
+        fprintf(f, "%s%s%s\033[K\n", color_code(w->color, COLOR_YELLOW), w->gpus_note,
+                color_code(w->color, COLOR_RESET));
     for (size_t i = 0; i < s->n && i < MAX_GPUS; i++) {
         const struct gpusnap_gpu *g = &s->gpus[i];
         char u[32], t[32], p[32], spark[WINDOW * 4 + 1];
@@ -501,12 +507,15 @@ static int tick(struct watch *w, struct oomlab_err *err)
         return -1;
     }
     /* the list of GPUs changed under a watch of them all (one fell off the
-     * bus, the driver was reloaded): said once per change, on stderr, so
-     * that lines that stop for a GPU are not taken for an idle one */
-    if (w->ticks > 0 && s.n != w->gpus_listed && !w->tty)
-        fprintf(stderr, "oomlab watch: NVML lists %zu GPU%s now, %zu before (after %lld sample%s)%s\n", s.n,
-                s.n == 1 ? "" : "s", w->gpus_listed, w->ticks, w->ticks == 1 ? "" : "s",
-                s.n < w->gpus_listed ? "; if one fell off the bus, dmesg names its Xid error" : "");
+     * bus, the driver was reloaded): said once per change, so that lines
+     * that stop for a GPU are not taken for an idle one; on stderr, or on a
+     * terminal as a line of the frame (the redraw would draw over stderr's) */
+    if (w->ticks > 0 && s.n != w->gpus_listed) {
+        snprintf(w->gpus_note, sizeof w->gpus_note, "NVML lists %zu GPU%s now, %zu before (after %lld sample%s)%s",
+                 s.n, s.n == 1 ? "" : "s", w->gpus_listed, w->ticks, w->ticks == 1 ? "" : "s",
+                 s.n < w->gpus_listed ? "; if one fell off the bus, dmesg names its Xid error" : "");
+        if (!w->tty) fprintf(stderr, "oomlab watch: %s\n", w->gpus_note);
+    }
     w->gpus_listed = s.n;
     track(w, &s);
     note_reads(w, &s);

@@ -121,11 +121,14 @@ static const struct row rows[] = {
      * inference:bloom-inference-scripts/bloom-ds-inference.py@e970be10;
      * the log of deepspeedai/DeepSpeed#2918 = heldout53 h53-67) */
     /* (an announcement that names an evaluation pass is evaluation, this
-     * row: "***** Running generate evaluation on dev data*****". No
-     * public source for that line was found (a CodeT5 fine-tuning script's,
-     * per the code index, but salesforce/CodeT5's run_gen.py history prints
-     * "Running bleu evaluation"): a guard kept for the row after it, with
-     * no example) */
+     * row: "***** Running generate evaluation on dev data*****". What it
+     * rests on: eval_generate_epoch in a fine-tuning script derived from
+     * salesforce/CodeT5's run_gen.py (an Amazon-copyright copy that also
+     * scores edit similarity) logs "  ***** Running generate evaluation on
+     * {} data*****" with the split's name before it generates the dev or
+     * test outputs; that copy's repository was not recovered, and
+     * salesforce/CodeT5's own run_gen.py prints "Running bleu evaluation".
+     * A guard kept for the row after it) */
     {"running generate evaluation", OOM_STAGE_EVAL, 3},
     {"*** running generate", OOM_STAGE_GENERATE, 3},
     /* generate: words a sampler's lines share with other phases */

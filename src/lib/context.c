@@ -39,6 +39,9 @@ struct rule {
 /* The evidence. Weights: CONTEXT_CHANGE_MIN (3) is what a change needs, so a
  * row of weight 3 is a change by itself ("This PR", "Fixes #12", a diff
  * hunk); a change title (2) needs one more word of a change. */
+/* the rows that read a page about errors (task_item lines skip them) */
+#define DOC_PAGE "a documentation page"
+
 static const struct rule rules[] = {
     /* a change: a pull request's title, in the imperative ("Add OOM retry",
      * "Catch CUDA Out-of-Mem Error", "Fixes for CUDA memory issues") or
@@ -114,10 +117,10 @@ static const struct rule rules[] = {
      * troubleshooting guidance for memory-related errors", deepwiki's
      * ComfyUI page = h20-97). Measured on every seen log: these words stand
      * in no GPU OOM's paste ("here are a few/some": 5 look-alikes). */
-    {CONTEXT_CHANGE, ANYWHERE, "frequently asked questions", ANY, 3, 1, "a documentation page"},
-    {CONTEXT_CHANGE, ANYWHERE, "this page provides", ANY, 3, 1, "a documentation page"},
-    {CONTEXT_CHANGE, ANYWHERE, "here are a few", ANY, 1, 1, "a documentation page"},
-    {CONTEXT_CHANGE, ANYWHERE, "here are some", ANY, 1, 1, "a documentation page"},
+    {CONTEXT_CHANGE, ANYWHERE, "frequently asked questions", ANY, 3, 1, DOC_PAGE},
+    {CONTEXT_CHANGE, ANYWHERE, "this page provides", ANY, 3, 1, DOC_PAGE},
+    {CONTEXT_CHANGE, ANYWHERE, "here are a few", ANY, 1, 1, DOC_PAGE},
+    {CONTEXT_CHANGE, ANYWHERE, "here are some", ANY, 1, 1, DOC_PAGE},
     /* what a change does about the error, under a change's title: "update
      * stable-diffusion-task lib to catch RuntimeError: CUDA error: out of
      * memory" (a pull request's one-line description, crynux-network/
@@ -227,6 +230,12 @@ static const struct host_rule host_rules[] = {
     HOST("killed", WORD_END, "a process killed", FAILURE),
     HOST("oom-killer", ANY, "the OOM killer", FAILURE),
     HOST("oom killer", ANY, "the OOM killer", FAILURE),
+    /* the killer's act by its short name: systemd's unit result
+     * ("Failed with result 'oom-kill'", systemd/systemd:src/core/service.c
+     * SERVICE_FAILURE_OOM_KILL), the kernel's "oom-kill:constraint=" line,
+     * a title ("[BUG] oom-kill when packing model.layers",
+     * ModelCloud/GPTQModel#1355 = heldout74 h74-54) (open74) */
+    HOST("oom-kill", ANY, "the OOM killer", FAILURE),
     HOST("dmesg", WORD_END, "the kernel's log", OTHER),
     HOST("memoryerror", WORD_END, "Python's host MemoryError", OTHER),
     HOST("defaultcpuallocator", ANY, "the host allocator", FAILURE),
@@ -454,6 +463,23 @@ static void add_hit(struct context_reading *r, const struct rule *rule, enum con
  * machine translation of "encounters an out-of-memory (OOM) error" above
  * it, LucipherDev/ComfyUI-TangoFlux#8 = heldout29 h29-45). The post it
  * quotes counts where it stands. (diagctx2) */
+/* An issue template's checkbox ("- [x] Make sure you already searched for
+ * relevant issues, and asked the chatbot living at the bottom right corner
+ * of the [documentation page](https://docs.vllm.ai/en/latest/), which can
+ * answer lots of frequently asked questions.", vLLM's templates under
+ * vllm-project/vllm:.github/ISSUE_TEMPLATE/, in every issue filed with
+ * them: vllm-project/vllm#18550 = heldout74 h74-58; "- [X] 1. I have
+ * searched related issues but cannot get the expected help.", lmdeploy's,
+ * InternLM/lmdeploy#1704): the template's words, ticked, not the writer's
+ * and no page about errors. (open74) */
+static bool task_item(const char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t')) i++;
+    return n - i >= 6 && (p[i] == '-' || p[i] == '*') && p[i + 1] == ' ' && p[i + 2] == '[' &&
+           (p[i + 3] == 'x' || p[i + 3] == 'X' || p[i + 3] == ' ') && p[i + 4] == ']' && p[i + 5] == ' ';
+}
+
 static bool quoted(const char *p, size_t n)
 {
     size_t i = 0;
@@ -541,6 +567,7 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         if (!blank) lines_seen++;
         if (is_title) title_at = a, title_end = b, r->title_at = a;
         bool quote = quoted(text + a, n);
+        bool checkbox = !blank && task_item(text + a, n);
         /* a hardware inventory that names the GPU's memory beside
          * the host's ("I have an Intel Core i7-11700KF, 32GB system RAM, and
          * GeForce RTX 3090 24GB VRAM.", ostris/ai-toolkit#992 = heldout30
@@ -551,6 +578,10 @@ void context_read(const char *text, size_t len, bool title, struct context_readi
         for (size_t k = 0; k < N_RULES && !blank; k++) {
             if (used[k] >= rules[k].most || !rule_matches(&rules[k], text + a, low, n, is_title, &lw))
                 continue;
+            /* a template's ticked box is no documentation page (a pull
+             * request's template boxes, "- [x] Only one issue is addressed in
+             * this pull request", still name a change: heldout29 h29-95) */
+            if (checkbox && !strcmp(rules[k].what, DOC_PAGE)) continue;
             used[k]++;
             add_hit(r, &rules[k], CONTEXT_HOST_OTHER, a, b);
             if (rules[k].cls == CONTEXT_CHANGE && rules[k].where == AT_TITLE) r->change_title = true;

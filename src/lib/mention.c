@@ -720,9 +720,11 @@ static bool wish(const struct words *w, size_t k)
  * (a feature request, ai-computing/aicomp#15 = heldout46 h46-100), "may
  * cause the system to use more memory than available, potentially causing
  * out of memory errors" (a training toolkit's batch-size warning,
- * find_string id 4384360249), "potentially causing Out of Memory errors on
- * data nodes" (id 66043344). Not "eventually causing" nor "then causing":
- * what happened. It guards its sentence, as hedge_guard_words. (open46) */
+ * openvinotoolkit/training_extensions:otx/algorithms/anomaly/configs/base/
+ * draem/configuration.py@a4908a0e), "potentially causing Out of Memory
+ * errors on data nodes" (a feature note on opensearch-project/OpenSearch
+ * #18426; the note's repository not recovered). Not "eventually causing"
+ * nor "then causing": what happened. It guards its sentence, as hedge_guard_words. (open46) */
 static bool possible_consequence(const struct words *w, size_t k)
 {
     static const char *const adverbs[] = {"potentially", "possibly", NULL};

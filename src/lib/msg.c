@@ -834,6 +834,13 @@ static const struct msg_clause clauses_directml[] = {
     {NULL, 0},
 };
 
+/* TVM's Relax VM storage check (tvm-storage-region below): "attempted to
+ * allocate 16785408 at offset 0 in region that is 16777216bytes" (bytes) */
+static const struct msg_clause clauses_tvm_region[] = {
+    {"attempted to allocate %d at offset", MSG_F_REQUESTED},
+    {NULL, 0},
+};
+
 /* ---- diagfam: clauses of non-PyTorch families (issue 12) ---------------- */
 
 /* flashlight over ArrayFire: "Unable to allocate memory with native alloc for
@@ -1025,7 +1032,12 @@ static const struct msg_near near_what_oom[] = {
     {".cuh(%i)", MSG_F_DEVICE, 2, 0},
     {".cu(%i)", MSG_F_DEVICE, 2, 0},
     /* words, not parts of words: "gpustat", "cudatoolkit" name no device
-     * (%b: a word's end; the pattern's start is one already) (left25) */
+     * (%b: a word's end; the pattern's start is one already) (left25), nor
+     * do identifiers that hold the word: the toolkit's CUDA_HOME, a build's
+     * TORCH_CUDA_ARCH_LIST say a toolkit is there, not that the program runs
+     * on the device. The variable that picks the devices it runs on does
+     * (tidy25). */
+    {"CUDA_VISIBLE_DEVICES", MSG_F_DEVICE, 40, 2},
     {"cuda%b", MSG_F_DEVICE, 40, 2},
     {"CUDA%b", MSG_F_DEVICE, 40, 2},
     {"Cuda%b", MSG_F_DEVICE, 40, 2},
@@ -1193,6 +1205,54 @@ static const struct msg_rule rules[] = {
      .fold = true,
      .stage = OOM_STAGE_UNKNOWN,
      .clauses = clauses_mindspore_device,
+     .near = near_none},
+    /* TVM's Relax VM (mlc-llm) placing a tensor in a storage region its
+     * compiler planned statically: "memory_manager.cc:115: InternalError:
+     * Check failed: (offset + needed_size <= this->buffer.size) is false:
+     * storage allocation failure, attempted to allocate 16785408 at offset
+     * 0 in region that is 16777216bytes" (mlc-ai/mlc-llm#860 = heldout74
+     * h74-18: a 2049-token prompt in a library compiled for 2048, "despite
+     * plenty of memory"; #1327, 221184 in a 163840-byte region; #1987, a
+     * region of 0 bytes; apache/tvm#17322, an input past the planned
+     * size). The region is smaller than the tensor, the GPU is not full: a
+     * look-alike whose request is read (StorageObj::AllocNDArray's ICHECK,
+     * apache/tvm:src/runtime/memory/memory_manager.cc@04ad6cd3). (open74) */
+    {.kind = "tvm-storage-region",
+     .framework = "tvm",
+     .need = {"storage allocation failure, attempted to allocate"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_tvm_region,
+     .near = near_none},
+    /* MNN's executions failing to acquire a static buffer: "Out of memory
+     * when gamma is acquired in CudaLayerNorm." (alibaba/MNN:source/backend/
+     * cuda/execution/LayerNormExecution.cu@b0565d34, MNN_ERROR after
+     * backend->onAcquireBuffer fails; wangzhaode/mnn-llm#25 = heldout74
+     * h74-51, four times over "Segmentation fault", after an earlier host
+     * kill told in prose): the CUDA backend's device memory. The CPU
+     * backend's own form ("... is acquired in CPULayerNorm.", MNN's
+     * source/backend/cpu/CPULayerNorm.cpp) is host memory. The execution's
+     * class names the backend, so a host failure told nearby does not
+     * take the CUDA one for the host's. (open74) */
+    {.kind = "mnn",
+     .framework = "mnn",
+     .need = {"Out of memory when ", " is acquired in Cuda"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
+     .near = near_none},
+    {.kind = "host-cpu-alloc",
+     .framework = "host",
+     .need = {"Out of memory when ", " is acquired in CPU"},
+     .gpu_oom = LOOKALIKE,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_UNKNOWN,
+     .clauses = clauses_none,
      .near = near_none},
     /* XGBoost's device allocator (near_xgboost): its own words, before the
      * rows that read the std::bad_alloc or cudaErrorMemoryAllocation it
@@ -1590,9 +1650,12 @@ static const struct msg_rule rules[] = {
      * The caching allocator writes "has a total capacity of ... of which
      * ... is free" only in this message (pytorch/pytorch:c10/cuda/
      * CUDACachingAllocator.cpp since 2.1); pastes that keep the body under a
-     * class name or a wrapped head: find_string ids 56559179856 ("GPU 0 has
-     * a total capacity of 4.75 GiB of which / 12.81 MiB is free. Process
-     * 2540550 has 356.00 MiB"), 66768263030, 54715075122, 69403346646. A
+     * class name or a wrapped head: Cunyu-Liu/mRNA_editflow:scripts/
+     * launch_p2_03_phase_c.sh@affc1fda ("GPU 0 has a total capacity of
+     * 4.75 GiB of which / 12.81 MiB is free. Process 2540550 has 356.00
+     * MiB"), alexeldeib/Model-Optimizer:quanty_strategy.md, the text of
+     * sgl-project/sglang#26925 (a copy of it was read), YeeDEA/jetson-orin-
+     * llm:README.md (earlier versions of both files than their stored ones). A
      * detail: the head, where the paste shows it near, is the same failure
      * (the wrapped pastes of heldout45 h45-05, heldout55 h55-64, heldout60
      * h60-64); alone it is the event. (open38) */
@@ -2130,6 +2193,32 @@ static const struct msg_rule rules[] = {
      .stage = OOM_STAGE_LOAD,
      .clauses = clauses_none,
      .near = near_vllm},
+    /* transformers refusing to load a bitsandbytes-quantised model whose
+     * device map (accelerate's, from the free GPU memory) puts modules on
+     * the CPU or the disk: "ValueError: Some modules are dispatched on the
+     * CPU or the disk. Make sure you have enough GPU RAM to fit the quantized
+     * model. If you want to dispatch ... `load_in_8bit_fp32_cpu_offload=True`
+     * (later `llm_int8_enable_fp32_cpu_offload=True`) ..."
+     * (huggingface/transformers:src/transformers/quantizers/
+     * quantizer_bnb_4bit.py@d91fa5a7 validate_environment; the 8-bit
+     * quantizer's alike). The model does not fit
+     * the GPU: a capacity refusal at load, as vLLM's KV-cache budget is
+     * (the labellers' kv-budget-refusal-oom); maintainers read it so
+     * ("the model is overflowing from GPU memory onto CPU memory - you most
+     * likely have too less VRAM", unslothai/unsloth#1629; "3080 has 12 GB
+     * of RAM which in this case might not be sufficient",
+     * meta-llama/llama-cookbook#333; Nojahhh/ComfyUI_GLM4_Wrapper#3 =
+     * heldout74 h74-53). The library's own sentence, not a person's "I have
+     * enough GPU RAM". (open74) */
+    {.kind = "device-map-refusal",
+     .framework = "transformers",
+     .need = {"Make sure you have enough GPU RAM to fit"},
+     .gpu_oom = OOM,
+     .role = MSG_PRIMARY,
+     .fold = true,
+     .stage = OOM_STAGE_LOAD,
+     .clauses = clauses_none,
+     .near = near_none},
     /* accelerate's find_executable_batch_size (Trainer's auto_find_batch_size)
      * halved the batch on every OOM down to zero. */
     {.kind = "batch-size-finder",
@@ -3251,11 +3340,13 @@ static const struct msg_rule rules[] = {
     /* GPU PhysX's device allocator refusing a buffer, repeated as the
      * simulation retries: "PxgCudaDeviceMemoryAllocator fail to allocate
      * memory 339738624 bytes!! Result = 2" (Improbable-AI/walk-these-ways#20
-     * = heldout44 h44-03; find_string ids 18568468727 and 37016830620, the
-     * same line in Isaac Gym set-up notes; skrl's docs, ids 90565659 and
-     * 52661888427, quote it with "XXXXXX bytes"). Result 2 is
-     * cudaErrorMemoryAllocation; another result ("Result = 700", an illegal
-     * address that broke the context first, find_string id 4599358421) is
+     * = heldout44 h44-03; the same line in Isaac Gym set-up notes,
+     * cdh66666/Deep_RL_Control:README.md@1c222260 and a legged_gym notes
+     * file whose repository was not recovered; skrl's docs quote it with
+     * "XXXXXX bytes", Toni-SM/skrl:docs/source/intro/installation.rst, two
+     * versions). Result 2 is cudaErrorMemoryAllocation; another result
+     * ("Result = 700", an illegal address that broke the context first,
+     * the debug notes in LeyangWen/TokenHSI:README.md) is
      * no allocation failure of this row's. (open38) */
     {.kind = "physx",
      .framework = "physx",
@@ -3919,8 +4010,9 @@ static const struct msg_rule rules[] = {
     },
     /* ... or the work "exceeds" the GPU memory (超显存, 超出显存: "batch=4×2048
      * 超显存卡死", "全参数 AdamW 配置在 5090 32GB 上仍超显存", "中间激活数量巨大，超出
-     * 显存容量", repository notes found by find_string 超显存 / 超出显存, ids
-     * 57971390934, 54118903809, 51981230862; "传一个稍微大一点的图片会超显存",
+     * 显存容量", repository notes found by searching for 超显存 / 超出显存: a
+     * run script, a cube3d training note, a third note; their repositories
+     * not recovered; "传一个稍微大一点的图片会超显存",
      * QwenLM/Qwen3-VL#911 = heldout63 h63-47) and memory "has exceeded"
      * (显存超了). Not negated ("不超显存", 没超, 未超: a budget kept) nor
      * a consequence told as a condition ("否则超显存", "otherwise it exceeds"). */
@@ -4154,7 +4246,15 @@ static const struct msg_rule rules[] = {
      * DataLoader's shared memory (/dev/shm, "</torch_N>") is not the disk. */
     {.kind = "disk-full",
      .framework = "io",
-     .any = {"No space left on device", "Disk quota exceeded"},
+     .any = {"No space left on device", "Disk quota exceeded",
+             /* Go's os and syscall errors write strerror's text in lower
+              * case after the path ("Error: write /usr/share/ollama/
+              * .ollama/models/blobs/sha256:...-partial-0: no space left on
+              * device", ollama/ollama#1731, #15547; "open /mnt/fast2/BLOBS/
+              * 0x...: no space left on device", base/blob-archiver#38;
+              * ollama/ollama#6628 "ollama create" = heldout74 h74-62)
+              * (open74) */
+             "no space left on device"},
      .unless = {"</torch_", "/dev/shm"},
      .gpu_oom = LOOKALIKE,
      .role = MSG_PRIMARY,
@@ -4797,6 +4897,14 @@ static const char *const deny_between[] = {"a", "an", "the", "any", "really", "a
     /* ... and of receiving one: "and not receive the SIGKILL(9) error"
      * (bitsandbytes-foundation/bitsandbytes#1252 = heldout50 h50-16) */
     "receive", "receives", "received", NULL};
+/* Words that may stand between a plain negation (negation_only, "n't")
+ * and the OOM, but not between another deny word and it: the progressive
+ * of running out ("So it's not running out of memory.",
+ * GrandaddyShmax/audiocraft_plus#16 = heldout74 h74-11; "isn't running out
+ * of VRAM") is denied, while "before running out of memory" names a limit
+ * reached ("can only handle 10 images at once before running out of
+ * memory", heldout30 h30-77, a GPU OOM). (open74) */
+static const char *const deny_between_negated[] = {"running", NULL};
 static const char *const deny_cjk_before[] = {"\xe4\xb8\x8d\xe6\x98\xaf" /* 不是 */,
     "\xe6\xb2\xa1\xe6\x9c\x89" /* 没有 */, "\xe6\xb2\x92\xe6\x9c\x89" /* 沒有 */,
     "\xe5\xb9\xb6\xe9\x9d\x9e" /* 并非 */, "\xe4\xb8\x8d\xe4\xbc\x9a" /* 不会 */, NULL};
@@ -5069,7 +5177,8 @@ static bool modal_before(const char *text, size_t at)
     /* an adverb of possibility before the verb's gerund, the modal's
      * hedge without a modal ("... more memory than available, potentially
      * causing out of memory errors", a training toolkit's batch-size
-     * warning, find_string id 4384360249; mention.c's
+     * warning, openvinotoolkit/training_extensions:otx/algorithms/anomaly/
+     * configs/base/draem/configuration.py@a4908a0e; mention.c's
      * possible_consequence reads the prose mentions) (open46) */
     if (modal_in(bw, bn, nb, k, modal_gerunds, &used) && k + used < nb &&
         word_in(bw[k + used], bn[k + used], possibility_adverbs))
@@ -5095,6 +5204,7 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
     if (cond_subject(text, at) || cjk_clause_denied(text, len, at, end)) return true;
     size_t i = at;
     bool adjacent = true; /* only deny_between words so far */
+    bool negation_needed = false; /* a deny_between_negated word passed */
     for (int words = 0; words < 12; words++) {
         while (i > 0 && is_blank((unsigned char)text[i - 1])) i--;
         /* an exception's class named before it stays in the clause: "If
@@ -5113,9 +5223,18 @@ static bool denied(const char *text, size_t len, size_t at, size_t end)
         if (otherwise_hedge(text, len, w, n)) return true;
         if (words < DENY_NEAR_WORDS && word_in(w, n, deny_near_before)) return true;
         if (!adjacent || words >= 6) continue;
-        if (word_in(w, n, deny_words) || ends_with(w, n, "n't") ||
-            ends_with(w, n, "n\xe2\x80\x99t"))
+        if (ends_with(w, n, "n't") || ends_with(w, n, "n\xe2\x80\x99t") ||
+            word_in(w, n, negation_only))
             return true;
+        if (word_in(w, n, deny_between_negated)) {
+            negation_needed = true;
+            continue;
+        }
+        if (negation_needed) {
+            if (!word_in(w, n, deny_between)) adjacent = false;
+            continue;
+        }
+        if (word_in(w, n, deny_words)) return true;
         for (size_t k = 0; deny_cjk_before[k]; k++)
             if (ends_with(w, n, deny_cjk_before[k])) return true;
         if (!word_in(w, n, deny_between)) adjacent = false;
@@ -5905,16 +6024,15 @@ static bool pm_first_byte(char p, char c)
 }
 
 /* Does a word end between bytes a and b? b is no letter, digit or '_', or
- * starts a capital after a small letter ("cuda|Malloc"), or is the '_'
- * after a capital ("CUDA|_VISIBLE_DEVICES": capitals' words are joined so;
- * a small letter's '_' goes on with one name, "device_helpers"), or is a
- * digit after a letter: an index or a version glued on ("GPU|0",
- * "CUDA|12.1"; review24). */
+ * starts a capital after a small letter ("cuda|Malloc"), or is a digit
+ * after a letter: an index or a version glued on ("GPU|0", "CUDA|12.1";
+ * review24). A '_' goes on with one identifier, after a small letter
+ * ("device_helpers") or a capital ("CUDA_HOME", "TORCH_CUDA_ARCH_LIST"):
+ * an identifier is not the word (tidy25). */
 static bool pm_word_end(char a, char b)
 {
     unsigned char x = (unsigned char)a, y = (unsigned char)b;
-    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isupper(x) && y == '_') ||
-           (isalpha(x) && isdigit(y));
+    return !(isalnum(y) || y == '_') || (islower(x) && isupper(y)) || (isalpha(x) && isdigit(y));
 }
 
 /* Match pat at s; returns bytes consumed or 0. Text that ends inside the

@@ -128,7 +128,7 @@ long rankstats_line(struct rankstats *rs, const char *line, size_t len, const st
     long at = ++rs->n_lines;
     expire(rs, rs->elastic.restarts != restarts ? LONG_MAX : at - MSG_TASK_LABEL_LINES);
     drain(rs);
-    if (!rs->srun && msg_names_srun(line, len)) rs->srun = true;
+    if (!rs->srun && !rs->srun_settled && msg_names_srun(line, len)) rs->srun = true;
     msg_prefix_parse(line, len < 512 ? len : 512, &px);
     if (!rs->srun) msg_prefix_unlabel(line, len < 512 ? len : 512, &px); /* a label names no rank */
     /* an srun label is confirmed by a line above that starts with it; the

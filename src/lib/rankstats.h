@@ -72,6 +72,9 @@ struct rankstats {
     bool srun;                /* srun is named (msg_names_srun): by the caller (the command, the
                                  log read ahead) or by a line so far; only then is a bare
                                  "3: " label a rank, as in diagnose's scan */
+    bool srun_settled;        /* the caller searched the whole log for srun (srun says what it
+                                 found): no line is asked again (each line was: a tenth of
+                                 run's read-back of a 1 GiB log) */
     struct rankstats_held held[RANKSTATS_HOLD]; /* a ring, oldest at held_first */
     size_t held_first, n_held;
 };

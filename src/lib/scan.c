@@ -751,6 +751,29 @@ static void apply_near(struct scan *s, const struct view *v, const struct msg_ru
     }
 }
 
+/* A Python frame header whose function quantises a model: GPTQ's
+ * "fasterquant" ("H = torch.linalg.cholesky(H)" in
+ * ModelCloud/GPTQModel gptqmodel/quantization/gptq.py, under
+ * "model.quantize(calibration_dataset)", ModelCloud/GPTQModel#383 =
+ * heldout74 h74-55; the same function in the method's own code,
+ * IST-DASLab/gptq:gptq.py@9f2abd32, and in the many GPTQ ports),
+ * "quantize", "quantize_model", "pseudo_quantize_tensor".
+ * Quantising a model is none of the stages (the labellers'
+ * quantisation-no-stage): the model math its code computes names no
+ * forward. Not "dequantize": a quantised layer's forward dequantises
+ * (bitsandbytes' dequantize_4bit). (open74) */
+static bool quant_frame(const char *t, size_t n)
+{
+    const char *in = NULL;
+    for (const char *p = t; (p = memmem(p, n - (size_t)(p - t), ", in ", 5)); p++) in = p + 5;
+    if (!in) return false;
+    size_t k = 0, rest = n - (size_t)(in - t);
+    while (k < rest && (isalnum((unsigned char)in[k]) || in[k] == '_')) k++;
+    for (size_t i = 0; i + 5 <= k; i++)
+        if (!strncasecmp(in + i, "quant", 5) && !(i >= 2 && !strncasecmp(in + i - 2, "de", 2))) return true;
+    return false;
+}
+
 struct evidence {
     unsigned bits;          /* stages named by frames */
     unsigned inner;         /* stages of the innermost frame naming more than forward */
@@ -769,6 +792,7 @@ struct evidence {
     bool data_closed;       /* innermost-first: past the innermost frame's header */
     bool code_seen;         /* the innermost code line was read */
     bool math;              /* ... and it computes model math: forward, the weakest stage */
+    bool inner_frame_read;  /* the innermost frame's header was read (quant_frame) */
     bool in_forward;        /* innermost-last: a module's forward frame was seen */
     bool ctor_inner;        /* innermost-first: a constructor's frame was seen */
     bool autograd;          /* autograd's own backward frame was seen */
@@ -1077,35 +1101,49 @@ static void flat_frames(struct evidence *e, const char *body, size_t n)
     }
 }
 
+/* A peek at a line other than the one the walk holds: read as read_cline
+ * reads it, but into buf (CTX_MAX + 2 bytes; s->ctx points at buf for the
+ * read, then back), so the walk's line in s->ctx stays as it was and needs
+ * no re-read. */
+static void peek_cline(struct scan *s, const struct view *v, size_t a, size_t b, struct cline *c, char *buf)
+{
+    char *kept = s->ctx;
+    s->ctx = buf;
+    read_cline(s, v, a, b, c);
+    s->ctx = kept;
+}
+
 /* A code line pasted without its indentation (GitHub markdown) reads as
  * plain text; right under a frame header it is that frame's code. So does
  * a code line under a log prefix (the prefix parse takes its indentation);
  * a viewer that prints a blank line after each such line (Docker, s6,
  * journald, frigate#8246 = h49-39) puts up to `blanks` of them between it
- * and its frame. Peeks at the lines above the one at [a, b) (this
- * overwrites s->ctx). */
+ * and its frame. Peeks at the lines above the one at [a, b)
+ * (peek_cline: s->ctx kept). */
 static bool under_frame(struct scan *s, const struct view *v, size_t a, const struct msg_prefix *src,
                         int blanks)
 {
     size_t pa = a, pb = a;
     struct cline up;
+    char own[CTX_MAX + 2];
     do {
         if (!prev_line(v, &pa, &pb)) return false;
-        read_cline(s, v, pa, pb, &up);
+        peek_cline(s, v, pa, pb, &up, own);
     } while (up.kind == STAGE_LINE_BLANK && blanks-- > 0);
     return !other_writer(src, &up.px) && up.kind == STAGE_LINE_FRAME;
 }
 
 /* The line right above a is another module's frame header than torch's
  * nn.Module file: a user's helper whose statement begins as Module.to's
- * convert does ("return t.to(", stage_convert_first_line). Reuses the
- * buffer, as under_frame does. */
+ * convert does ("return t.to(", stage_convert_first_line). Peeks
+ * (peek_cline: s->ctx kept). */
 static bool foreign_frame_above(struct scan *s, const struct view *v, size_t a, const struct msg_prefix *src)
 {
     size_t pa = a, pb = a;
-    struct cline up;
     if (!prev_line(v, &pa, &pb)) return false;
-    read_cline(s, v, pa, pb, &up);
+    char own[CTX_MAX + 2];
+    struct cline up;
+    peek_cline(s, v, pa, pb, &up, own);
     return !other_writer(src, &up.px) && up.kind == STAGE_LINE_FRAME && !stage_torch_module_frame(up.body, up.n);
 }
 
@@ -1175,7 +1213,7 @@ static bool caret_line(const char *s, size_t n)
  * line's rest ("[rank1]:     return Variable._execution_engine.run_backward(  #
  * Calls into the C++ engine to run th" / "e backward pass", 99 columns each,
  * axolotl-ai-cloud/axolotl#1813 = h34-02), not a log line that ends the
- * traceback. Peeks at the line above [a, b) (this overwrites s->ctx). */
+ * traceback. Peeks at the line above [a, b) (peek_cline: s->ctx kept). */
 #define WRAP_MIN_WIDTH 60
 static bool wrapped_rest(struct scan *s, const struct view *v, size_t a, size_t ls,
                          const struct msg_prefix *src)
@@ -1183,7 +1221,8 @@ static bool wrapped_rest(struct scan *s, const struct view *v, size_t a, size_t 
     size_t width = line_end(v, ls) - ls, pa = a, pb = a;
     if (width < WRAP_MIN_WIDTH || !prev_line(v, &pa, &pb) || pb - pa != width) return false;
     struct cline up;
-    read_cline(s, v, pa, pb, &up);
+    char own[CTX_MAX + 2];
+    peek_cline(s, v, pa, pb, &up, own);
     return !other_writer(src, &up.px) && (up.kind == STAGE_LINE_CODE || up.kind == STAGE_LINE_FRAME);
 }
 
@@ -1386,12 +1425,15 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                     e->code_seen = true;
                     e->math = stage_model_math(c.body, c.n);
                 }
+                /* the failing frame quantises: its math is no forward */
+                if (c.kind == STAGE_LINE_FRAME && !e->inner_frame_read) {
+                    e->inner_frame_read = true;
+                    if (e->math && quant_frame(c.body, c.n)) e->math = false;
+                }
                 if (c.kind == STAGE_LINE_FRAME) e->code_seen = true;
                 e->frames |= c.kind == STAGE_LINE_FRAME;
-                if (c.kind == STAGE_LINE_CODE && stage_convert_first_line(c.body, c.n)) {
+                if (c.kind == STAGE_LINE_CODE && stage_convert_first_line(c.body, c.n))
                     e->foreign_above = foreign_frame_above(s, v, a, src);
-                    read_cline(s, v, a, b, &c); /* the peek reused the buffer */
-                }
                 frame_evidence(e, c.body, c.n);
                 logger_tag_evidence(e, &c);
                 if (lower_n) frame_bits_evidence(e, stage_box_join_bits(c.body, c.n, lower, lower_n), false);
@@ -1459,8 +1501,7 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 /* right above the message, a line shaped like
                  * code that names a frame cue is the failing frame's code
                  * line, its header lost ("training, momentum, eps,
-                 * torch.backends.cudnn.enabled"). Tested before the peek,
-                 * which reuses the buffer. */
+                 * torch.backends.cudnn.enabled"). */
                 /* a quoted code line right above the message, by what it computes */
                 if (lines == 1 && !e->code_seen && stage_code_shaped(c.body, c.n)) {
                     e->code_seen = true;
@@ -1468,16 +1509,10 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                 }
                 bool joined = (lines == 1 && bits && stage_code_shaped(c.body, c.n)) ||
                               under_frame(s, v, a, src, c.px.body > 0 ? WALK_BLANKS : 0);
-                if (!joined && wrapped_rest(s, v, a, ls, src)) {
-                    joined = true;
-                    read_cline(s, v, a, b, &c); /* the peek reused the buffer */
-                }
-                if (joined && convert && foreign_frame_above(s, v, a, src)) {
-                    /* Module.to's convert line under a user's own frame:
-                     * that helper's, not the model's move (open65's row) */
-                    bits &= ~(1u << OOM_STAGE_LOAD);
-                    read_cline(s, v, a, b, &c); /* the peek reused the buffer */
-                }
+                if (!joined && wrapped_rest(s, v, a, ls, src)) joined = true;
+                /* Module.to's convert line under a user's own frame:
+                 * that helper's, not the model's move (open65's row) */
+                if (joined && convert && foreign_frame_above(s, v, a, src)) bits &= ~(1u << OOM_STAGE_LOAD);
                 if (joined) {
                     unsigned moves = stage_data_move_bits(c.body, c.n + 1);
                     if (!e->data_closed) e->data_move |= moves;
@@ -1486,7 +1521,6 @@ static void walk_back(struct scan *s, const struct view *v, size_t ls,
                     blanks = 0;
                     continue;
                 }
-                read_cline(s, v, a, b, &c); /* the peek reused the buffer */
             }
             in_tb = false;
         }

@@ -991,6 +991,17 @@ static const struct stage_word context_words[] = {
      * Sampler are initialized.", "In-backward optimizers are set up.";
      * pytorch/torchtune:recipes/full_finetune_distributed.py@bd2a0fc7) */
     {" is initialized", OOM_STAGE_LOAD, false}, {" are initialized", OOM_STAGE_LOAD, false},
+    /* lmdeploy's pipeline logs the engine it is about to build ("lmdeploy -
+     * INFO - input backend=turbomind, backend_config=TurbomindEngineConfig(
+     * model_format='awq', ...)", then its chat template): the TurboMind or
+     * PyTorch engine is made after it, weights and KV cache on the GPU
+     * (InternLM/lmdeploy#1704 = heldout74 h74-46, cut after those lines;
+     * #3154's traceback: async_engine __init__ -> _build_turbomind ->
+     * TurboMind.from_pretrained -> _create_weight; the chat CLI's
+     * "engine_cfg:" dump right above "[TM][ERROR] CUDA runtime error: out of
+     * memory", #3971). Not user code: a script writes backend=, not
+     * "input backend=". (open74) */
+    {"input backend=", OOM_STAGE_LOAD, false},
     {" are set up.", OOM_STAGE_LOAD, false},
     /* Lightning's ModelCheckpoint: "Epoch 2, global step 3750: 'val_loss'
      * reached 1.84210 (best 1.84210), saving model to '…ckpt' as top 1"
@@ -1408,8 +1419,9 @@ static bool private_attribute(const char *text, const char *p)
  * bracket ("my own designed model(four RTX 2080TI were used in this
  * task)", liuquande/FedIRM#4 = heldout46 h46-16;
  * "the model(which is in the format of .blend file)", "the model(which
- * is probably not feasible ...)", find_string ids 40748952582,
- * 38794658534): prose glued to its noun, no call. (open46) */
+ * is probably not feasible ...)", playhard21/Simulated-image-data:
+ * README.md and a blog post "GPT vs BERT Thoughts" whose repository was
+ * not recovered): prose glued to its noun, no call. (open46) */
 static bool remark_in_parens(const char *q, const char *e)
 {
     int words = 0;
@@ -1426,8 +1438,9 @@ static bool remark_in_parens(const char *q, const char *e)
  * a string value ("config: {'experiment': {...}, 'validation': {'precision':
  * '16-mixed', ...}}", a run's config printed under an OOM report,
  * heldout46 h46-70; a pprint'd dict's " 'validation': {'fallback_reason': ...",
- * find_string id 70135829241; a config's defaults "'validation': {'strict':
- * True}", id 29529049236), a name, no action logged. (open46) */
+ * a generated solver script's CSVQA_DATA, repository not recovered; a
+ * config builder's test defaults "'validation': {'strict': True}",
+ * repository not recovered), a name, no action logged. (open46) */
 static bool quoted_word(const char *text, size_t len, const char *p, size_t k)
 {
     return p > text && (p[-1] == '\'' || p[-1] == '"') && p + k < text + len && p[k] == p[-1];
@@ -2187,6 +2200,8 @@ static bool solver_record(const char *s, size_t n)
     return false;
 }
 
+static enum oom_stage ort_node_stage(const char *text, size_t len);
+
 enum stage_line stage_line_kind(const char *body, size_t len)
 {
     size_t i = 0;
@@ -2237,6 +2252,17 @@ enum stage_line stage_line_kind(const char *body, size_t len)
      * 7.87 loss)", solver.cpp's LOG(INFO) << "    " << ...) are log lines,
      * no traceback's code (nonpt20) */
     if (i > 0 && (steps_darknet_line(s, n) || solver_record(s, n))) return STAGE_LINE_OTHER;
+    /* ONNX Runtime's executor naming the node it ran is its message, no
+     * code, however the paste indents it: a Rust error chain's cause
+     * ("Caused by:" over "    Non-zero status code returned while running
+     * Add node.", anyhow's report; lightonai/next-plaid#6 = heldout74
+     * h74-56), a whole paste indented ("    2022-06-10 ... [E:onnxruntime:,
+     * sequential_executor.cc:368 ...] Non-zero status code returned while
+     * running Resize node.", hpc203/pp-yoloe-onnxrun-cpp-py#4), a .NET
+     * exception's fields ("  Message=[ErrorCode:RuntimeException] Non-zero
+     * status code returned while running Trilu node.",
+     * cassiebreviu/StableDiffusion#27) (open74) */
+    if (i > 0 && ort_node_stage(s, n) != OOM_STAGE_UNKNOWN) return STAGE_LINE_OTHER;
     if (i > 0 || starts(s, n, "During handling") || starts(s, n, "The above exception") ||
         starts(s, n, "^"))
         return STAGE_LINE_CODE;
@@ -2585,8 +2611,13 @@ static const struct stage_word name_parts[] = {
     /* loading back: the RL trainers that offload a model or an
      * inference engine between phases move it back with "backload_to_gpu"
      * (Open-Reasoner-Zero's LLMActor, vLLM's wake_up or load_gpu:
-     * find_string id 1117339114; the policy workers' "Reload model weights
-     * back to GPU", ids 60488402671, 26915653813, 53873947443), under
+     * michalgregor/Open-Reasoner-Zero:orz/exp_engine/accelerators/inference/
+     * vllm_engine.py@a3e0a3ba; SkyRL's policy workers and strategies,
+     * "Reload model weights back to GPU": zanderjiang/SkyRL-IsoExec:skyrl/
+     * backends/skyrl_train/distributed/megatron/megatron_strategy.py@251e2d60,
+     * NovaSky-AI/SkyRL:skyrl-train/skyrl_train/workers/deepspeed/
+     * deepspeed_worker.py and skyrl/backends/skyrl_train/workers/fsdp/
+     * fsdp_worker.py, versions other than the stored ones), under
      * "RayTaskError(OutOfMemoryError): ray::LLMActor.backload_to_gpu()"
      * (Open-Reasoner-Zero/Open-Reasoner-Zero#21 = heldout42 h42-62, load).
      * (open62) */
@@ -2637,7 +2668,13 @@ static const struct stage_word name_parts[] = {
 static const char *const gen_objects[] = {"text", "texts", "token", "tokens", "image", "images", "img", "imgs",
     "sample", "samples", "video", "videos", "audio", "speech", "response", "responses", "answer", "answers",
     "caption", "captions", "until", "step", "content", "output", "outputs", "sequence", "sequences", "stream",
-    "completion", "completions", "chat", "reply", "replies"};
+    "completion", "completions", "chat", "reply", "replies",
+    /* a continuation of a prompt: audiocraft's MusicGen/AudioGen
+     * "generate_continuation(prompt, ...)" samples tokens after an audio
+     * prompt (facebookresearch/audiocraft:audiocraft/models/genmodel.py@
+     * 7581ba3a, called as "next_segment = MODEL.generate_continuation(" by
+     * GrandaddyShmax/audiocraft_plus#16 = heldout74 h74-11) (open74) */
+    "continuation", "continuations"};
 
 /* next: the part after this one in the name (its length 0 at the end) */
 static unsigned part_bits(const char *part, size_t n, const char *next, size_t nn)
@@ -2823,8 +2860,10 @@ unsigned stage_name_bits(const char *name, size_t n)
     /* the parts before an "and" that a verb opens, and the checkpoint a
      * part after it names */
     bool and_seen = false, save_after_and = false, save_before_and = false;
+    bool get_first = false, frame_last = false;
     const char *part;
     size_t pos = 0, k = next_part(name, n, &pos, false, &part);
+    get_first = k == 3 && !strncasecmp(part, "get", 3);
     while (k) {
         const char *next;
         size_t nk = next_part(name, n, &pos, false, &next);
@@ -2842,10 +2881,22 @@ unsigned stage_name_bits(const char *name, size_t n)
         eval_word |= !is_metric && (part_bits(part, k, next, 0) & 1u << OOM_STAGE_EVAL);
         roles |= part_roles(part, k);
         data_last = nk == 0 && (part_roles(part, k) & ROLE_DATA);
+        frame_last = nk == 0 && ((k == 5 && !strncasecmp(part, "frame", 5)) ||
+                                 (k == 6 && !strncasecmp(part, "frames", 6)));
         part = next;
         k = nk;
     }
     bits = role_bits(bits, roles, data_last);
+    /* getting a video's frame reads the input: a video reader's
+     * "get_frame" (the VideoReader of sczhou/CodeFormer:basicsr/utils/
+     * video_util.py@efc0a3ce, kept by jnjaby/KEEP and the CodeFormer
+     * forks, run by inference_codeformer.py over a MemoryError,
+     * sczhou/CodeFormer#428 = heldout74 h74-25; moviepy's Clip.get_frame, Zulko/moviepy
+     * moviepy/Clip.py, under heldout59 h59-48's iter_frames), "get_frames".
+     * Only "get" first and the frame last: "get" with other nouns
+     * ("get_batch", "get_images") is left as it was: read as loading, it
+     * cost 21 seen stage rows. (open74) */
+    if (get_first && frame_last) bits |= 1u << OOM_STAGE_DATA;
     /* a name for the whole loop, training and evaluating
      * ("train_and_evaluate", "train_val"), names no evaluation: the frames
      * inside it say which of the two ran (a GAN's train -> netD forward,
@@ -5173,13 +5224,15 @@ enum oom_stage stage_darknet_build(const char *line, size_t n, const char *above
  * annotations ("Loading processed dets for sequence MOT17-13-DPM from
  * .../det.pkl", a tracker reading each sequence's detections,
  * dvl-tum/SUSHI#20 = heldout44 h44-53; "Loading detections for {}" per
- * video and "Loading detections for scene ...", find_string ids
- * 11294882549, 32198737410; pycocotools' "loading annotations into
+ * video and "Loading detections for scene ...", an action-detection
+ * evaluator and an xView3 SAR data loader, repositories not recovered;
+ * pycocotools' "loading annotations into
  * memory...", cocodataset/cocoapi:PythonAPI/pycocotools/coco.py); the data
  * named as such, "Loading data: 100%|…| 757/757" (notmahi/clip-fields#4's
  * dataset bars = heldout44 h44-87; a notebook's "Loading data: 100%|…|
- * 12/12", find_string id 1049054294; scripts' print("Loading data...")
- * before load_data or a Dataset, ids 19608767004, 51787245144). (open38) */
+ * 12/12", repository not recovered; scripts' print("Loading data...")
+ * before load_data or a Dataset, a SAM fine-tuning script and an RNN
+ * trainer, repositories not recovered). (open38) */
 static bool dataset_object(const char *t, size_t n)
 {
     static const char *const sets[] = {"dataset", "datasets", "corpus", "corpora",

@@ -195,6 +195,30 @@ static bool duration_shaped(const char *s)
     return false;
 }
 
+/* Written as a combination of units, largest first ("1h30m", "2m30s",
+ * "1d12h"), which is not accepted: the sum in ms, or -1. */
+static int64_t duration_combination(const char *s)
+{
+    static const char units[] = "dhms";                                     /* then ms */
+    static const int64_t unit_ms[] = {86400000, 3600000, 60000, 1000, 1}; /* d h m s ms */
+    long double sum = 0;
+    int parts = 0, last = -1;
+    while (*s) {
+        long double v;
+        size_t n = duration_number(s, &v);
+        if (n == 0) return -1;
+        s += n;
+        const char *at = *s ? strchr(units, *s) : NULL;
+        int u = s[0] == 'm' && s[1] == 's' ? 4 : at ? (int)(at - units) : -1;
+        if (u <= last) return -1; /* a unit on every part, each smaller than the one before */
+        s += u == 4 ? 2 : 1;
+        sum += v * (long double)unit_ms[u];
+        last = u;
+        parts++;
+    }
+    return parts >= 2 && sum >= 1 && sum <= (long double)UNITS_DURATION_MAX_MS ? (int64_t)llroundl(sum) : -1;
+}
+
 int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t max_ms,
                        int64_t *ms, struct oomlab_err *err)
 {
@@ -204,6 +228,10 @@ int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t 
         return oomlab_err_set(err, "%s '%s': at most %s", flag, s,
                               units_format_duration_ms(max_ms < UNITS_DURATION_MAX_MS ? max_ms : UNITS_DURATION_MAX_MS,
                                                        lim, sizeof lim));
+    int64_t sum = s && units_parse_duration_ms(s, &v) < 0 ? duration_combination(s) : -1;
+    if (sum > 0)
+        return oomlab_err_set(err, "%s '%s': one unit only: write %s (see DURATIONS in oomlab(1))", flag, s,
+                              units_format_duration_ms(sum, lim, sizeof lim));
     if (units_parse_duration_ms(s, &v) < 0)
         return oomlab_err_set(err,
                               "%s '%s': expected a duration such as " UNITS_DURATION_EXAMPLES

@@ -48,7 +48,8 @@ int units_parse_duration_ms(const char *s, int64_t *ms);
 /* A flag's duration within [min_ms, max_ms]: 0, or -1 with err saying what
  * was wrong, e.g. "--interval '5ms': at least 10ms" or "--timeout '1e3':
  * expected a duration such as 90, 500ms, 30s, 10m, 1.5h or 2d (a bare
- * number is seconds)". flag is the option as typed ("--timeout"). */
+ * number is seconds)"; a combination says its one-unit spelling, "--timeout
+ * '1h30m': one unit only: write 90m". flag is the option as typed. */
 int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t max_ms, int64_t *ms,
                        struct oomlab_err *err);
 

@@ -730,11 +730,14 @@ static void last_attempt(const struct rankstats *rs, const struct oom_report *re
 /* Does the run name srun (msg_names_srun), so that a bare "3: " before a
  * line is srun --label's task and a rank: its command, or the log read ahead
  * (srun's own "srun: error: ..." may come last, after the labelled lines it
- * decides), as diagnose's scan reads the whole log first. (left23) */
-static bool run_names_srun(char *const *argv, const char *log)
+ * decides), as diagnose's scan reads the whole log first. (left23)
+ * *settled: the answer holds for every line (the log was read to its end,
+ * or srun was found). */
+static bool run_names_srun(char *const *argv, const char *log, bool *settled)
 {
+    *settled = false;
     for (size_t i = 0; argv && argv[i]; i++)
-        if (msg_names_srun(argv[i], strlen(argv[i]))) return true;
+        if (msg_names_srun(argv[i], strlen(argv[i]))) return *settled = true;
     FILE *f = log ? fopen(log, "rb") : NULL;
     if (!f) return false;
     static char buf[(1u << 16) + 16];
@@ -750,6 +753,7 @@ static bool run_names_srun(char *const *argv, const char *log)
         memmove(buf, buf + have - keep, keep);
         carried = carried || have > keep; /* the kept bytes' first is the text's start no more */
     } while (!named && n > 0);
+    *settled = named || !ferror(f); /* read to its end: no line of it names srun */
     fclose(f);
     return named;
 }
@@ -1613,7 +1617,7 @@ int runexec(const struct runexec_opts *o, struct runexec_result *res, struct oom
     memset(&sp, 0, sizeof sp);
     sp.logs = p.logs, sp.id = o->rank ? NULL : res->id; /* a rank's own log is not split again */
     if (rs) rankstats_init(rs);
-    if (rs) rs->srun = run_names_srun(argv, p.log);
+    if (rs) rs->srun = run_names_srun(argv, p.log, &rs->srun_settled);
     if (rs) {
         scan_log(p.log, o->cfg, rs, &sp, res);
         for (size_t i = 0; i < s.n_rank_peaks; i++) /* NVML's per-rank figures, by the workers' environment */

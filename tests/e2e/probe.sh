@@ -27,7 +27,7 @@ if [ $? -ne 1 ]; then echo "not ok probe-e2e: diagnose does not recognise a PyTo
 
 # A trainer with a known boundary: memory = BASE + PER * batch (MiB) against
 # CAP; over it, PyTorch's OOM traceback and exit 1. Modes inject failures
-# at batch >= AT: crash (SIGSEGV), hang, killed (SIGKILL, no OOM text),
+# at batch >= AT: crash (SIGSEGV), hang (hangfit: only where it fits), killed (SIGKILL, no OOM text),
 # flaky (batch == AT OOMs on its second run: a long batch met later).
 cat > "$W/trainer" <<'EOF'
 #!/bin/sh
@@ -37,6 +37,7 @@ need=$((base + per * b))
 case ${FT_MODE:-} in
 crash) [ "$b" -ge "$FT_AT" ] && { echo "Fatal Python error: Segmentation fault"; kill -SEGV $$; } ;;
 hang) [ "$b" -ge "$FT_AT" ] && { echo "waiting for a peer"; sleep 60; } ;;
+hangfit) [ "$b" -ge "$FT_AT" ] && [ "$need" -le "$cap" ] && { echo "waiting for a peer"; sleep 60; } ;;
 killed) [ "$b" -ge "$FT_AT" ] && kill -KILL $$ ;;
 flaky) if [ "$b" -eq "$FT_AT" ]; then
          [ -f "$FT_STATE" ] && need=$((cap + per))
@@ -56,7 +57,8 @@ torch.OutOfMemoryError: CUDA out of memory. Tried to allocate $per.00 MiB. GPU 0
 OOM
   exit 1
 fi
-echo "step=1 loss=2.3100 peak_alloc=$(gib $((need - 100)))GB peak_reserved=$(gib "$need")GB"
+shown=${FT_SHOWN:-$need} # FT_SHOWN: the peak the step line shows, MiB (a flat one: no curve to follow)
+echo "step=1 loss=2.3100 peak_alloc=$(gib $((shown - 100)))GB peak_reserved=$(gib "$shown")GB"
 exit 0
 EOF
 chmod +x "$W/trainer"
@@ -151,6 +153,26 @@ check probe-interrupt test "$rc" = 130 -a -n "$(grep -E '^largest fit: batch=[0-
   -a -n "$(grep -E "^ *$hv +interrupted .*$hung\$" "$D/out")"
 why="runs.csv: $(tail -2 "$D/runs.csv" 2>/dev/null)"
 check probe-interrupt-ledger test -n "$(grep "^$hung," "$D/runs.csv" 2>/dev/null | grep -i interrupt)"
+# ... and how to go on from what was learned, as --min/--max: the largest pass
+# (run again) up to the smallest OOM less one, else the old --max (none here:
+# the doubling search had no OOM yet, so no --max) (stranger25)
+lf=$(sed -nE 's/^largest fit: batch=([0-9]+).*/\1/p' "$D/out")
+why="largest fit ${lf:-none}; $(tail -2 "$D/out")"
+check probe-interrupt-resume test -n "$lf" -a \
+  "$(tail -1 "$D/out")" = "to go on from here: the same probe with --min $lf (batch=$lf passed)"
+# With --max, after an OOM: --max becomes the smallest OOM less one (a flat
+# peak in the step lines: no curve to follow; hangfit: only a trial that
+# would fit hangs, so an OOM above it is met first).
+n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920
+FT_MODE=hangfit FT_AT=1500 FT_SHOWN=2048 "$OOMLAB" probe --dir "$D" --max 4096 -- "$T" --bs={batch} > "$D/out" 2> "$D/err" &
+pid=$!
+wait_for "a trial waiting for a peer" eval 'grep -q "waiting for a peer" "$D"/logs/*.log 2>/dev/null'
+kill -INT $pid; wait $pid; rc=$?
+lf=$(sed -nE 's/^largest fit: batch=([0-9]+).*/\1/p' "$D/out")
+so=$(awk '$2 == "oom" { print $1 }' "$D/out" | sort -n | head -1)
+why="exit $rc; largest fit ${lf:-none}, smallest oom ${so:-none}; $(tail -2 "$D/out")"
+check probe-interrupt-resume-max test "$rc" = 130 -a -n "$lf" -a -n "$so" -a \
+  "$(tail -1 "$D/out")" = "to go on from here: the same probe with --min $lf --max $((${so:-0} - 1)) (batch=$lf passed, batch=$so OOMs)"
 # 7b. SIGTERM (a cancelled job, scancel): 128+15, as run and guard exit,
 # not Ctrl-C's 130.
 n=$((n + 1)); D="$W/p$n"; mkdir -p "$D"; fake_card 81920

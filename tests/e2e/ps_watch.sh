@@ -339,4 +339,15 @@ last=$(tail -1 "$T/gone.out" | jq_py "print(d['error'])")
   ! grep -q CUDA_VISIBLE_DEVICES "$T/gone.err"
 check "watch --gpu 1 --json: the GPU going away ends the stream with an error line, exit 3" $? "rc=$rc" "$last" "$(cat "$T/gone.err")"
 cp "$T/gpus.two" "$D/gpus"
+# The same on a terminal: stderr's line would be drawn over by the next
+# frame, so the frame says it, a line under its title in every redraw
+# after the change (before: nothing said, GPU 1's rows just went).
+rm -f "$T/gone.tty"
+gone_after_first "$T/gone.tty" & PIDS+=($!)
+script -qec "$OOMLAB watch --count 4 --interval 150ms" /dev/null > "$T/gone.tty" 2>&1; rc=$?; wait
+last=${T}/gone.last; awk 'BEGIN{RS="\033\\[H"} END{print}' "$T/gone.tty" > "$last"
+[ $rc -eq 0 ] && grep -q 'GPU 1 ' "$T/gone.tty" && grep -q 'NVML lists 1 GPU now, 2 before (after 1 sample)' "$last" &&
+  ! grep -q 'GPU 1 ' "$last" && ! grep -q 'oomlab watch: NVML lists' "$T/gone.tty"
+check "watch on a terminal: a GPU that goes away mid-run is a line of the frame" $? "rc=$rc" "$(cat -v "$last")"
+cp "$T/gpus.two" "$D/gpus"
 exit 0

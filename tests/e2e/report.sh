@@ -172,6 +172,28 @@ printf '# oomlab log index v1\n0 0\n50 9\n40 10\n' > logs/run001.idx   # out of 
 "$OOMLAB" report run001 -o t.html >/dev/null 2>err; rc=$?
 check report.bad-index-said test "$rc" -eq 0 -a -n "$(grep -l 'run001.idx is damaged' t.html)"
 
+# Run ids from a ledger edited by hand (run refuses such ids; older ledgers
+# and spreadsheets have them): markup in an id is text in every place it
+# shows (headings, the ledger table, what changed, data-run), a non-ASCII
+# id names its page, and the page loads clean (stranger25).
+fresh ids
+"$OOMLAB" run -q --id base -- sh -c 'echo step=1 loss=2.0 peak_alloc=1.0GB peak_reserved=2.00GB' >/dev/null 2>&1
+/usr/bin/python3 - <<'PY'
+import csv
+rows = list(csv.reader(open("runs.csv", newline="")))
+for rid in ["<img src=x onerror=alert(1)>", "ünïcode😀"]:
+    rows.append([rid] + rows[-1][1:])
+csv.writer(open("runs.csv", "w", newline="")).writerows(rows)
+PY
+"$OOMLAB" report 'ünïcode😀' > out 2>err; rc=$?
+check report.unicode-id-page test "$rc" -eq 0 -a "$(cat out)" = "./reports/ünïcode😀.html" -a -s "reports/ünïcode😀.html"
+"$OOMLAB" report base '<img src=x onerror=alert(1)>' 'ünïcode😀' -o ids.html > /dev/null 2>err
+dom "$PWD/ids.html" ids
+check report.markup-id-no-element test "$(grep -c '^element ' ids)" -eq 0
+check report.markup-id-no-console test "$(grep -c 'CONSOLE' ids.err)" -eq 0
+check report.markup-id-as-text test "$(grep -c '&lt;img src=x onerror=alert(1)&gt;' ids.html)" -ge 4
+check report.unicode-id-utf8 /usr/bin/python3 -c 'assert "<h2>Run ünïcode😀</h2>" in open("ids.html", encoding="utf-8", errors="strict").read()'
+
 # errors
 fresh errors
 "$OOMLAB" report > /dev/null 2>err; check report.no-ledger-exit2 test $? -eq 2

@@ -32,10 +32,13 @@
 /* ---- Ray: a worker that died, the OOM killer its first listed cause ----
  * Ray's docs give this message as what ray.get raises when the Linux OOM
  * killer killed the worker (SIGKILL cannot be caught, so the worker cannot
- * say why): ray-project/ray doc/source/ray-observability/user-guides/
- * debug-apps/debug-memory.rst ("If tasks or actors are killed by the Linux
- * out-of-memory killer ... it will raise an exception with one of the
- * following error messages"), code index id 37143870002. */
+ * say why): ray-project/ray:doc/source/ray-observability/monitoring-
+ * debugging/troubleshoot-failures.rst@4142b218 ("If tasks or actors are
+ * killed by the Linux out-of-memory killer ... it will raise an exception
+ * with one of the following error messages"); the section now lives in
+ * doc/source/ray-observability/user-guides/debug-apps/debug-memory.rst
+ * ("If the Linux out-of-memory killer terminates Tasks or Actors ... it
+ * raises an exception with one of the following error messages"). */
 
 #define RAY_DIED                                                                              \
     "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR " \
@@ -76,8 +79,11 @@ static void test_ray_worker_died(void **state)
  * GB, reserved: Y GB" right before it allocates the KV cache
  * (initialize_cache) and "after init cache ..." once it has: a worker that
  * dies between the two died building the rollout engine, load (as any
- * engine start-up). volcengine/verl third_party/vllm llm_engine_sp.py
- * _initialize_kv_caches (code index id 665478703). Guard: once the cache
+ * engine start-up). The prints are SPMDGPUExecutor.initialize_cache's in
+ * volcengine/verl:verl/third_party/vllm/vllm_v_0_5_4/spmd_gpu_executor.py
+ * and vllm_v_0_6_3/spmd_gpu_executor.py (llm_engine_sp.py's
+ * _initialize_kv_caches calls it; the copy read was a version other than
+ * the stored ones). Guard: once the cache
  * is built and the trainer has logged its steps, the line is too far up
  * to name the stage (the walk reads three log lines). */
 static void test_verl_init_cache_is_load(void **state)
@@ -197,8 +203,9 @@ static void test_cuda_launch_out_of_resources_guards(void **state)
  * PyOpenCL raises its own MemoryError (pyopencl._cl.MemoryError, not
  * Python's) for CL_MEM_OBJECT_ALLOCATION_FAILURE only, its text "<routine>
  * failed: MEM_OBJECT_ALLOCATION_FAILURE" (the status without its CL_
- * prefix): inducer/pyopencl src/wrap_cl_part_1.cpp's exception translator
- * (code index id 105918794); older releases spelt the status in words,
+ * prefix): the exception translator in inducer/pyopencl:src/
+ * wrap_constants.cpp@7072d39f (CL_MEM_OBJECT_ALLOCATION_FAILURE ->
+ * CLMemoryError); older releases spelt the status in words,
  * "mem object allocation failure" (src/cpp/cl.hpp cl_error_to_str). */
 static void test_pyopencl_memory_error(void **state)
 {

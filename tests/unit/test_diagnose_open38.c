@@ -26,8 +26,9 @@
 /* The current PyTorch message's body without its head ("CUDA out of
  * memory. Tried to allocate X." cut off or left out): a blog post opening
  * with "error:GPU 0 has a total capacity of ..." (heldout38 h38-16); the
- * body under the class name alone and wrapped (find_string ids
- * 56559179856, 66768263030). The caching allocator writes "has a total
+ * body under the class name alone and wrapped (Cunyu-Liu/mRNA_editflow:
+ * scripts/launch_p2_03_phase_c.sh@affc1fda, alexeldeib/Model-Optimizer:
+ * quanty_strategy.md). The caching allocator writes "has a total
  * capacity of ... of which ... is free" in its OOM message only
  * (pytorch/pytorch:c10/cuda/CUDACachingAllocator.cpp). */
 static void test_message_body_without_head(void **state)
@@ -78,8 +79,9 @@ static void test_message_body_without_head(void **state)
 
 /* GPU PhysX's device allocator refusing a buffer: "PxgCudaDeviceMemory
  * Allocator fail to allocate memory N bytes!! Result = 2", repeated
- * (Improbable-AI/walk-these-ways#20 = heldout44 h44-03; find_string ids
- * 18568468727, 37016830620): a GPU OOM with N requested. */
+ * (Improbable-AI/walk-these-ways#20 = heldout44 h44-03; Isaac Gym notes,
+ * cdh66666/Deep_RL_Control:README.md@1c222260 and one whose repository
+ * was not recovered): a GPU OOM with N requested. */
 static void test_physx_device_allocator(void **state)
 {
     (void)state;
@@ -94,7 +96,8 @@ static void test_physx_device_allocator(void **state)
     assert_int_equal(e->bytes.requested, 675282944);
     oom_report_release(&rep);
     /* guard: another result is no allocation failure of this row's (700,
-     * an illegal address; find_string id 4599358421): no request read */
+     * an illegal address; LeyangWen/TokenHSI:README.md's debug notes): no
+     * request read */
     e = scan_primary("PxgCudaDeviceMemoryAllocator fail to allocate memory 675282944 bytes!! Result = 700\n", &rep);
     assert_string_not_equal(e->kind, "physx");
     assert_true(e->bytes.requested < 0);
@@ -131,7 +134,8 @@ static void test_cut_bare_name(void **state)
 /* Loading a data set's records is reading the data: a tracker's
  * "Loading processed dets for sequence MOT17-13-DPM from …/det.pkl" lines
  * under a title's OOM (dvl-tum/SUSHI#20 = heldout44 h44-53), "Loading
- * detections for scene …" (find_string id 32198737410), pycocotools'
+ * detections for scene …" (an xView3 data loader, repository not
+ * recovered), pycocotools'
  * "loading annotations into memory..." (cocodataset/cocoapi:PythonAPI/
  * pycocotools/coco.py). Read so by the gerund reader (stage_phase_line) as
  * by the narration reader (stage_verb_line). */

@@ -109,8 +109,8 @@ static void test_title_is_no_tool_line(void **state)
  * memory", robbyant-research/CoDeF#72 = heldout46 h46-98, read checkpoint; a trainer's settings with
  * "save_steps" and "eval_steps" as axolotl's and TRL's configs name them,
  * axolotl-ai-cloud/axolotl example configs; a TRL config pasted with
- * "load_in_8bit: true  # 8-bit quantization to save memory", find_string
- * id 42852774308). The walk reads past the block to the tool's line above
+ * "load_in_8bit: true  # 8-bit quantization to save memory", an Apertus-8B
+ * fine-tuning script's heredoc, repository not recovered). The walk reads past the block to the tool's line above
  * it. (open46) */
 static void test_settings_block_is_no_tool_line(void **state)
 {
@@ -204,8 +204,10 @@ static const char *verb_line(const char *line, bool *done)
 /* A tool's bilingual line, English then " / " and its translation, reads
  * by its English part: kohya-ss/sd-scripts' "generating sample images at
  * step / サンプル画像生成 ステップ: {steps}" (library/train_util.py@48d368fa
- * sample_images_common; the same line in its forks, find_string ids
- * 56070269262 and 66669090328) and "running training / 学習開始"
+ * sample_images_common; the same line in its forks, tk0298/sd-scripts:
+ * krea2_train_network.py@f6182ec4 and a kohya-ss/musubi-tuner fork's
+ * src/musubi_tuner/ltx2_train_network.py, which fork not recovered) and
+ * "running training / 学習開始"
  * (train_network.py). Needed once the walk reads past the sample's settings
  * printed under it ("sample_steps: 30", test_settings_block_is_no_tool_line;
  * test_diagnose_phasesci's sd-scripts row). A line that opens in another
@@ -237,7 +239,8 @@ static void test_bilingual_tool_line(void **state)
  * (liuquande/FedIRM#4 = heldout46 h46-16, read forward); writers glue such remarks to the noun
  * often ("the model(which is in the format of .blend file)", "fine-tuning
  * the model(which is probably not feasible for most situations ...)",
- * find_string ids 40748952582, 38794658534). (open46) */
+ * playhard21/Simulated-image-data:README.md and a blog post whose
+ * repository was not recovered). (open46) */
 static void test_remark_in_parens_is_no_call(void **state)
 {
     (void)state;
@@ -263,9 +266,11 @@ static void test_remark_in_parens_is_no_call(void **state)
  * memory, potentially causing OOM (Out Of Memory) errors during training"
  * (ai-computing/aicomp#15 = heldout46 h46-100, called an OOM); a training
  * toolkit's warning "... may cause the system to use more memory than
- * available, potentially causing out of memory errors" (find_string id
- * 4384360249); "potentially causing Out of Memory errors on data nodes"
- * (id 66043344). (open46) */
+ * available, potentially causing out of memory errors" (openvinotoolkit/
+ * training_extensions:otx/algorithms/anomaly/configs/base/draem/
+ * configuration.py@a4908a0e); "potentially causing Out of Memory errors on
+ * data nodes" (a note on opensearch-project/OpenSearch#18426, its
+ * repository not recovered). (open46) */
 static void test_potentially_causing_is_a_hedge(void **state)
 {
     (void)state;
@@ -293,8 +298,9 @@ static void test_potentially_causing_is_a_hedge(void **state)
  * action logged: a run's config printed under an OOM report ("config:
  * {'experiment': {...}, 'validation': {'precision': '16-mixed', ...}}",
  * heldout46 h46-70, read eval); a pprint'd dict's " 'validation':
- * {'fallback_reason': ..." (find_string id 70135829241); a config's
- * defaults "'validation': {'strict': True}" (id 29529049236). (open46) */
+ * {'fallback_reason': ..." (repository not recovered); a config's
+ * defaults "'validation': {'strict': True}" (repository not recovered).
+ * (open46) */
 static void test_quoted_key_is_no_action(void **state)
 {
     (void)state;

@@ -162,9 +162,13 @@ static void test_indented_sentence_is_prose(void **state)
 
 /* Loading back onto the device is loading: RL trainers offload a model
  * or an inference engine between phases and move it back with
- * "backload_to_gpu" (Open-Reasoner-Zero's LLMActor, find_string id
- * 1117339114; the policy workers' strategy.backload_to_gpu, "Reload model
- * weights back to GPU", ids 60488402671, 26915653813). */
+ * "backload_to_gpu" (Open-Reasoner-Zero's LLMActor, michalgregor/Open-
+ * Reasoner-Zero:orz/exp_engine/accelerators/inference/vllm_engine.py@
+ * a3e0a3ba; SkyRL's policy workers' strategy.backload_to_gpu, "Reload
+ * model weights back to GPU", zanderjiang/SkyRL-IsoExec:skyrl/backends/
+ * skyrl_train/distributed/megatron/megatron_strategy.py@251e2d60 and
+ * NovaSky-AI/SkyRL:skyrl-train/skyrl_train/workers/deepspeed/
+ * deepspeed_worker.py). */
 static void test_backload_is_load(void **state)
 {
     (void)state;

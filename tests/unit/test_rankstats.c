@@ -260,6 +260,26 @@ static void test_bare_labels_need_srun(void **state)
     rankstats_release(&rs);
 }
 
+/* srun settled by the caller (run read its whole log ahead): the lines are
+ * not asked again, so a line cannot turn it on (the search over the whole
+ * log is what decides; asking every line was a tenth of run's read-back of
+ * a 1 GiB log). (stranger25) */
+static void test_srun_settled_not_asked_per_line(void **state)
+{
+    (void)state;
+    struct rankstats rs;
+    rankstats_init(&rs);
+    rs.srun = false;
+    rs.srun_settled = true;
+    feed(&rs, "+ srun -l python train.py");
+    feed(&rs, "3: step=1 loss=2.42 peak_alloc=4.00GiB peak_reserved=4.20GiB");
+    feed(&rs, "3: step=2 loss=2.30 peak_alloc=5.00GiB peak_reserved=5.25GiB");
+    rankstats_finish(&rs, NULL);
+    assert_false(rs.srun);
+    assert_int_equal(rs.ranks, 0);
+    rankstats_release(&rs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_padded_srun_labels),
         cmocka_unit_test(test_srun_labels_decided_in_order),
         cmocka_unit_test(test_bare_labels_need_srun),
+        cmocka_unit_test(test_srun_settled_not_asked_per_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

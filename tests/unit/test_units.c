@@ -192,6 +192,23 @@ static void test_duration_args_and_format(void **state)
     assert_int_equal(units_duration_arg("--timeout", "1e3", 1, INT64_MAX, &ms, &err), -1);
     assert_non_null(strstr(err.msg, "--timeout '1e3': expected a duration"));
     assert_non_null(strstr(err.msg, "a bare number is seconds"));
+    /* a combination of units is not read (DURATIONS), but its one-unit
+     * spelling is said: "1h30m" is what Go and systemd take (stranger25) */
+    assert_int_equal(units_duration_arg("--timeout", "1h30m", 1, INT64_MAX, &ms, &err), -1);
+    assert_string_equal(err.msg, "--timeout '1h30m': one unit only: write 90m (see DURATIONS in oomlab(1))");
+    assert_int_equal(units_duration_arg("--grace", "1m30s", 1, INT64_MAX, &ms, &err), -1);
+    assert_string_equal(err.msg, "--grace '1m30s': one unit only: write 90s (see DURATIONS in oomlab(1))");
+    assert_int_equal(units_duration_arg("--timeout", "1d12h", 1, INT64_MAX, &ms, &err), -1);
+    assert_string_equal(err.msg, "--timeout '1d12h': one unit only: write 36h (see DURATIONS in oomlab(1))");
+    assert_int_equal(units_duration_arg("--timeout", "2s500ms", 1, INT64_MAX, &ms, &err), -1);
+    assert_string_equal(err.msg, "--timeout '2s500ms': one unit only: write 2500ms (see DURATIONS in oomlab(1))");
+    /* not a combination: units out of order, repeated, or a part without one */
+    const char *not_combos[] = {"30m1h", "1m1m", "1h30", "1h 30m", "h30m", "1hm", "1h-30m"};
+    for (size_t i = 0; i < sizeof not_combos / sizeof *not_combos; i++) {
+        assert_int_equal(units_duration_arg("--timeout", not_combos[i], 1, INT64_MAX, &ms, &err), -1);
+        assert_non_null(strstr(err.msg, "expected a duration"));
+    }
+    assert_int_equal(ms, -7);
     assert_int_equal(units_duration_arg("--interval", "5", 10, 3600000, &ms, &err), 0);
     assert_int_equal(ms, 5000);
     char buf[32];
