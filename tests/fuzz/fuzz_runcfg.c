@@ -34,7 +34,11 @@ static void first_line_set(const char *text, size_t size)
         }
         err.msg[0] = '\0';
         if (runcfg_set(&cfg, line, &err) == 0) {
-            takes |= !parsed;
+            /* a dotted key is taken whole as an extra here, but the render
+             * nests it, where a key of the schema may refuse a mapping
+             * (fp16.x=4 renders fp16: {x: 4}): only undotted keys count */
+            const char *eq = strchr(line, '=');
+            takes |= !parsed && eq && !memchr(line, '.', (size_t)(eq - line));
             char *yaml = runcfg_to_yaml(&cfg);
             if (yaml) {
                 runcfg_init(&back);
