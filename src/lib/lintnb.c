@@ -205,11 +205,14 @@ int lint_nb_extract(const char *text, size_t len, struct lint_nb *nb, struct oom
                                                            : json_tokener_error_desc(e));
     }
     /* Decoded text is no longer than its JSON, plus one '\n' per string;
-     * its lines are at most the strings plus the newlines in them (a "\n"
-     * escape, or a raw one json-c let through). */
+     * its lines are at most the strings plus the newlines in them: a raw
+     * one json-c let through, or an escape (\n, \u000a), and an escape
+     * decodes to one character at most, so one line per backslash bounds
+     * them all (counting "\n" alone let "\u000a" lines write past the
+     * line tables: fuzz25's fuzz_lint find). */
     size_t n_at = string_tokens(text, len, NULL), lines = n_at + 2;
     for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n' || (text[i] == '\\' && i + 1 < len && text[i + 1] == 'n')) lines++;
+        if (text[i] == '\n' || text[i] == '\\') lines++;
     struct build b = {.nb = nb, .text = text, .text_len = len, .n_at = n_at, .line = 1};
     size_t *at = malloc((n_at ? n_at : 1) * sizeof *at);
     nb->py = malloc(len + n_at + 1);

@@ -11,7 +11,10 @@
  * no rank (msg_prefix_unlabel) leaves no label, and a body within the
  * line. run's read ahead (run_names_srun: msg_names_srun_chunk over the log
  * read in chunks, a chunk's last bytes carried into the next) names srun
- * iff the whole text does, whatever the buffer's size. */
+ * iff the whole text does, whatever the buffer's size. A third pass as
+ * run reads back since stranger25 (rs.srun_settled: the whole text's
+ * answer, no line asked): srun never changes, and the ranks are those of
+ * the pass that had the same answer. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,11 +44,13 @@ static void on_line(const char *line, size_t len, long entry, void *ctx)
     h->at = (size_t)(p - h->text) + len + (p + len < end);
 }
 
-static uint64_t one_pass(const uint8_t *data, size_t size, bool srun_ahead, const struct oom_report *rep)
+static uint64_t one_pass(const uint8_t *data, size_t size, bool srun_ahead, bool settled,
+                         const struct oom_report *rep)
 {
     struct rankstats rs;
     rankstats_init(&rs);
     rs.srun = srun_ahead;
+    rs.srun_settled = settled;
     struct handed h = {&rs, (const char *)data, size, 0};
     rs.fn = on_line;
     rs.fn_ctx = &h;
@@ -55,7 +60,7 @@ static uint64_t one_pass(const uint8_t *data, size_t size, bool srun_ahead, cons
         size_t n = nl ? (size_t)(nl - (text + pos)) : size - pos;
         struct steps_point pt;
         bool step = steps_parse_line(text + pos, n, &pt);
-        if (!srun_ahead && msg_names_srun(text + pos, n) && !msg_names_srun(text, size)) {
+        if (!srun_ahead && !settled && msg_names_srun(text + pos, n) && !msg_names_srun(text, size)) {
             fprintf(stderr, "the line names srun, the text does not: %.*s\n", (int)n, text + pos);
             __builtin_trap();
         }
@@ -65,7 +70,7 @@ static uint64_t one_pass(const uint8_t *data, size_t size, bool srun_ahead, cons
         msg_prefix_unlabel(text + pos, m, &px);
         if (px.task_label || px.body > m) __builtin_trap();
         long e = rankstats_line(&rs, text + pos, n, step ? &pt : NULL);
-        if (e >= (long)rs.n) __builtin_trap();
+        if (e >= (long)rs.n || (settled && rs.srun != srun_ahead)) __builtin_trap();
         pos += n + 1;
     }
     bool dropped = rep && rep->n_dropped > 0;
@@ -129,8 +134,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     struct oom_report rep;
     bool scanned = scan_text((const char *)data, size, &rep, NULL) == 0;
-    uint64_t stream = one_pass(data, size, false, scanned ? &rep : NULL);
-    uint64_t ahead = one_pass(data, size, true, scanned ? &rep : NULL); /* run's command named srun, or its log */
+    uint64_t stream = one_pass(data, size, false, false, scanned ? &rep : NULL);
+    uint64_t ahead = one_pass(data, size, true, false, scanned ? &rep : NULL); /* run's command named srun, or its log */
+    /* run's read-back since stranger25: the whole log searched (srun_settled),
+     * no line asked again; the same ranks as the pass that had the answer */
+    if (one_pass(data, size, whole, true, scanned ? &rep : NULL) != (whole ? ahead : stream)) {
+        fprintf(stderr, "srun settled %s: ranks differ\n", whole ? "named" : "not named");
+        __builtin_trap();
+    }
     /* srun named on the first line: the stream knew it from the start too */
     const char *nl = memchr(data, '\n', size);
     if (msg_names_srun((const char *)data, nl ? (size_t)(nl - (const char *)data) : size) && stream != ahead) {

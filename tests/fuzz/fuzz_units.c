@@ -1,8 +1,11 @@
 /* Fuzz target: size parsing must never read past len or misbehave on junk;
  * the duration parser (every --timeout/--interval/--grace/...) accepts only
  * its grammar, stays in range, and what units_format_duration_ms prints for
- * the result reads back to the same milliseconds. */
+ * the result reads back to the same milliseconds; a combination of units
+ * refused with its one-unit spelling ("one unit only: write 90m") is no
+ * duration itself, and the spelling offered is one, within range. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +26,30 @@ static void durations(const uint8_t *data, size_t size)
             again != ms)
             abort();
     }
-    struct oomlab_err err;
-    units_duration_arg("--interval", text, 10, 3600000, &ms, &err);
+    struct oomlab_err err = {{0}};
+    if (units_duration_arg("--interval", text, 10, 3600000, &ms, &err) < 0) {
+        /* a combination's one-unit spelling (1h30m: "write 90m") is a duration itself */
+        static const char say[] = "': one unit only: write ";
+        size_t tl = strlen(text), head = sizeof "--interval '" - 1;
+        const char *w = !strncmp(err.msg, "--interval '", head) && !strncmp(err.msg + head, text, tl) &&
+                                !strncmp(err.msg + head + tl, say, sizeof say - 1)
+                            ? err.msg + head + tl + sizeof say - 1
+                            : NULL; /* (the message quotes the input: its own words are no offer) */
+        if (w) {
+            const char *end = strstr(w, " (see DURATIONS");
+            char offer[48];
+            size_t n = end ? (size_t)(end - w) : sizeof offer;
+            int64_t v = -1;
+            if (n >= sizeof offer) __builtin_trap();
+            memcpy(offer, w, n);
+            offer[n] = '\0';
+            if (units_parse_duration_ms(text, &v) == 0 || units_parse_duration_ms(offer, &v) != 0 || v < 1 ||
+                v > UNITS_DURATION_MAX_MS) {
+                fprintf(stderr, "'%s' offered '%s'\n", text, offer);
+                __builtin_trap();
+            }
+        }
+    }
     free(text);
 }
 

@@ -684,6 +684,39 @@ static void test_notebook_extract(void **state)
     assert_non_null(strstr(err.msg, "ends early"));
 }
 
+/* A notebook's lines broken by "\u000a" escapes (JSON's other spelling of
+ * a newline; a writer may escape every control character): each is a line
+ * of its own, placed in the file. The line tables were sized by the "\n"
+ * escapes alone, and 2000 such lines in a one-line notebook wrote past them
+ * (fuzz25: fuzz_lint's find, a heap overflow under ASan, heap corruption
+ * in a plain build). */
+static void test_notebook_unicode_newlines(void **state)
+{
+    (void)state;
+    enum { N = 2000 };
+    static const char head[] = "{\"cells\": [{\"cell_type\": \"code\", \"source\": \"";
+    static const char tail[] = "x = 1\"}]}";
+    char *text = malloc(sizeof head + 6 * N + sizeof tail);
+    assert_non_null(text);
+    size_t n = sizeof head - 1;
+    memcpy(text, head, n);
+    for (int k = 0; k < N; k++, n += 6) memcpy(text + n, k % 2 ? "\\u000A" : "\\u000a", 6);
+    memcpy(text + n, tail, sizeof tail);
+    n += sizeof tail - 1;
+    struct lint_nb nb;
+    struct oomlab_err err = {{0}};
+    assert_int_equal(lint_nb_extract(text, n, &nb, &err), 0);
+    assert_int_equal(nb.n_lines, N + 1);
+    assert_int_equal(nb.len, N + sizeof "x = 1");
+    assert_memory_equal(nb.py + N, "x = 1\n", 6);
+    for (size_t k = 1; k <= N + 1; k++) {
+        assert_int_equal(nb.line_at[k], 1);
+        assert_int_equal(nb.col_at[k], (uint32_t)(sizeof head + 6 * (k - 1)));
+    }
+    lint_nb_release(&nb);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -695,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_model_constants), cmocka_unit_test(test_alloc_vars),
         cmocka_unit_test(test_project_gpu), cmocka_unit_test(test_sampling_functions),
         cmocka_unit_test(test_eval_through_helper), cmocka_unit_test(test_notebook_extract),
+        cmocka_unit_test(test_notebook_unicode_newlines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
