@@ -224,32 +224,31 @@ int units_duration_arg(const char *flag, const char *s, int64_t min_ms, int64_t 
 {
     int64_t v;
     char lim[32];
-    if (units_parse_duration_ms(s, &v) < 0 && s && duration_shaped(s))
+    bool parsed = units_parse_duration_ms(s, &v) == 0;
+    if (!parsed && s && duration_shaped(s))
         return oomlab_err_set(err, "%s '%s': at most %s", flag, s,
                               units_format_duration_ms(max_ms < UNITS_DURATION_MAX_MS ? max_ms : UNITS_DURATION_MAX_MS,
                                                        lim, sizeof lim));
-    int64_t sum = s && units_parse_duration_ms(s, &v) < 0 ? duration_combination(s) : -1;
-    /* its one-unit spelling only where that is taken: out of the flag's
-     * range, the range is what to say ("--interval '1h30m': at most 1h",
-     * not "write 90m", refused next) (review25) */
-    if (sum > 0 && sum < min_ms)
-        return oomlab_err_set(err, "%s '%s': at least %s", flag, s, units_format_duration_ms(min_ms, lim, sizeof lim));
-    if (sum > max_ms)
-        return oomlab_err_set(err, "%s '%s': at most %s", flag, s, units_format_duration_ms(max_ms, lim, sizeof lim));
-    if (sum > 0)
-        return oomlab_err_set(err, "%s '%s': one unit only: write %s (see DURATIONS in oomlab(1))", flag, s,
-                              units_format_duration_ms(sum, lim, sizeof lim));
-    if (units_parse_duration_ms(s, &v) < 0)
-        return oomlab_err_set(err,
-                              "%s '%s': expected a duration such as " UNITS_DURATION_EXAMPLES
-                              " (a bare number is seconds; see DURATIONS in oomlab(1))",
-                              flag, s ? s : "");
+    if (!parsed) {
+        v = s ? duration_combination(s) : -1;
+        if (v <= 0)
+            return oomlab_err_set(err,
+                                  "%s '%s': expected a duration such as " UNITS_DURATION_EXAMPLES
+                                  " (a bare number is seconds; see DURATIONS in oomlab(1))",
+                                  flag, s ? s : "");
+    }
+    /* a combination's one-unit spelling only where that is taken: out of
+     * the flag's range, the range is what to say ("--interval '1h30m': at
+     * most 1h", not "write 90m", refused next) (review25) */
     if (v < min_ms)
         return oomlab_err_set(err, "%s '%s': at least %s", flag, s,
                               units_format_duration_ms(min_ms, lim, sizeof lim));
     if (v > max_ms)
         return oomlab_err_set(err, "%s '%s': at most %s", flag, s,
                               units_format_duration_ms(max_ms, lim, sizeof lim));
+    if (!parsed)
+        return oomlab_err_set(err, "%s '%s': one unit only: write %s (see DURATIONS in oomlab(1))", flag, s,
+                              units_format_duration_ms(v, lim, sizeof lim));
     *ms = v;
     return 0;
 }
